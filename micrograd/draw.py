@@ -1,0 +1,47 @@
+"""Draw a computation graph with Graphviz.
+
+The layout follows the figures of Karpathy's micrograd lecture (2022): one
+record per Value (label | data | grad) and one small node per operation.
+"""
+
+import graphviz
+
+from micrograd.engine import topological_order
+
+
+def draw_dot(root, rankdir="LR", local_derivatives=False, fmt="svg"):
+    """Return a graphviz.Digraph of every node `root` depends on.
+
+    root: a Value. rankdir: "LR" (inputs on the left) or "TB".
+    local_derivatives: if True, label each edge into an operation with the
+    local derivative d(output)/d(input) stored on that edge.
+    Numbers are shown with 4 decimals. Node names follow topological order
+    (n0, n1, ...), never id(), so the same graph gives byte-identical output.
+    Raises ValueError for any other rankdir.
+    """
+    if rankdir not in ("LR", "TB"):
+        raise ValueError(f"rankdir must be 'LR' or 'TB', not {rankdir!r}")
+    dot = graphviz.Digraph(format=fmt, graph_attr={"rankdir": rankdir, "bgcolor": "white"})
+    dot.attr("node", fontname="Helvetica", fontsize="11")
+    dot.attr("edge", fontname="Helvetica", fontsize="10")
+    order = topological_order(root)
+    name = {node: f"n{i}" for i, node in enumerate(order)}
+    for node in order:
+        fields = [_escape(node.label)] if node.label else []
+        fields += [f"data {node.data:.4f}", f"grad {node.grad:.4f}"]
+        dot.node(name[node], "{ " + " | ".join(fields) + " }", shape="record")
+        if node._op:
+            op = name[node] + "op"
+            dot.node(op, node._op, shape="circle", width="0.4", fixedsize="false")
+            dot.edge(op, name[node])
+            for parent, local in zip(node._prev, node._local):
+                label = f"{local:.4f}" if local_derivatives else None
+                dot.edge(name[parent], op, label=label)
+    return dot
+
+
+def _escape(text):
+    # characters with a meaning inside a Graphviz record label
+    for ch in "\\{}|<>\"":
+        text = text.replace(ch, "\\" + ch)
+    return text

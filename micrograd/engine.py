@@ -1,0 +1,135 @@
+"""A scalar reverse-mode automatic differentiation engine.
+
+Every `Value` remembers its parents and, for each parent, the local derivative
+of the edge from that parent (d self / d parent, computed during the forward
+pass). `backward()` walks the graph in reverse topological order and applies
+the chain rule: parent.grad += local derivative * node.grad.
+
+Design after Andrej Karpathy's micrograd (MIT, 2020); storing local
+derivatives instead of a `_backward` closure per node follows his microgpt
+(2026): "return local gradients for each op and get backward() to do the
+multiply".
+"""
+
+import math
+import numbers
+
+
+class Value:
+    """One scalar node of a computation graph.
+
+    Value(data: int | float, label: str = "") -> Value. `data` is stored as a
+    float, `grad` starts at 0.0. Raises TypeError for anything that is not a
+    real number (str, None, complex...); NumPy scalars are accepted.
+    """
+
+    __slots__ = ("data", "grad", "label", "_prev", "_local", "_op")
+
+    def __init__(self, data, label="", _prev=(), _local=(), _op=""):
+        if not isinstance(data, (float, int)) and not isinstance(data, numbers.Real):
+            raise TypeError(
+                f"Value() takes an int or a float, not {type(data).__name__}: {data!r}"
+            )
+        self.data = float(data)
+        self.grad = 0.0
+        self.label = label
+        self._prev = _prev    # parents: the Values this one was computed from
+        self._local = _local  # d self / d parent, one number per parent
+        self._op = _op        # the operation that made it, for drawing
+
+    def __repr__(self):
+        return f"Value(data={self.data}, grad={self.grad})"
+
+    # Each op: compute the output, then give each parent's local derivative.
+
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        # d(x + y)/dx = 1 and d(x + y)/dy = 1
+        return Value(self.data + other.data, "", (self, other), _ONES, "+")
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        # d(x * y)/dx = y and d(x * y)/dy = x: swap and scale
+        return Value(self.data * other.data, "", (self, other), (other.data, self.data), "*")
+
+    def __pow__(self, n):
+        if not isinstance(n, (int, float)):
+            raise TypeError(
+                f"only int/float exponents are supported, not {type(n).__name__}"
+            )
+        # d(x ** n)/dx = n * x ** (n - 1)
+        return Value(self.data**n, "", (self,), (n * self.data ** (n - 1),), f"**{n}")
+
+    def tanh(self):
+        t = math.tanh(self.data)
+        # d tanh(x)/dx = 1 - tanh(x)**2, read off the output
+        return Value(t, "", (self,), (1.0 - t * t,), "tanh")
+
+    def exp(self):
+        try:
+            e = math.exp(self.data)
+        except OverflowError:
+            raise OverflowError(f"exp({self.data}) overflows a float") from None
+        # d exp(x)/dx = exp(x)
+        return Value(e, "", (self,), (e,), "exp")
+
+    def relu(self):
+        positive = self.data > 0
+        # d relu(x)/dx = 1 for x > 0, else 0 (we pick 0 at the kink x = 0)
+        return Value(self.data if positive else 0.0, "", (self,), _ONE if positive else _ZERO, "ReLU")
+
+    def backward(self):
+        """Fill in .grad of every node this Value depends on; returns None.
+
+        Seeds self.grad with 1.0, then visits nodes in reverse topological
+        order, so a node's grad is complete before it is passed on. Gradients
+        accumulate with +=: calling backward() twice without zeroing the grads
+        (see micrograd.nn.Module.zero_grad) adds the second pass on top of the
+        first. Iterative, so graphs of any depth work.
+        """
+        order = topological_order(self)
+        self.grad = 1.0
+        for node in reversed(order):
+            for parent, local in zip(node._prev, node._local):
+                parent.grad += local * node.grad  # chain rule; += sums every path
+
+    # Derived ops: one line each, built from the ops above.
+    def __neg__(self): return self * -1                              # -self
+    def __radd__(self, other): return self + other                   # other + self
+    def __sub__(self, other): return self + (-other)                 # self - other
+    def __rsub__(self, other): return other + (-self)                # other - self
+    def __rmul__(self, other): return self * other                   # other * self
+    def __truediv__(self, other): return self * _reciprocal(other)   # self / other
+    def __rtruediv__(self, other): return other * _reciprocal(self)  # other / self
+
+
+def _reciprocal(x):
+    """x ** -1 for a Value or a number; ZeroDivisionError names the zero."""
+    if (x.data if isinstance(x, Value) else x) == 0:
+        raise ZeroDivisionError(f"division by {x!r}, which is 0")
+    return x**-1
+
+
+def topological_order(root):
+    """Every node `root` depends on, parents before children, as a list[Value].
+
+    Depth-first search with an explicit stack instead of recursion, so a chain
+    of a million operations does not hit Python's recursion limit. A node is
+    appended once all of its parents have been appended (post-order).
+    """
+    order, visited = [], set()
+    stack = [(root, False)]
+    while stack:
+        node, parents_done = stack.pop()
+        if parents_done:
+            order.append(node)
+        elif node not in visited:
+            visited.add(node)
+            stack.append((node, True))
+            stack.extend((p, False) for p in node._prev if p not in visited)
+    return order
+
+
+_ONES = (1.0, 1.0)  # local derivatives of +, shared by every addition node
+_ONE = (1.0,)
+_ZERO = (0.0,)

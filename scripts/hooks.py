@@ -1,0 +1,91 @@
+"""MkDocs hooks: draw every chapter's figures at build time; serve KaTeX locally.
+
+Figures: for each Markdown page, scripts/figures.py runs the page's examples
+in a fresh process (so `mkdocs serve` picks up edits to micrograd/) and
+returns one SVG per `<!-- figure: alt -->` comment. The SVGs enter the build
+as generated files (never written into docs/, so serve does not loop) and
+each comment becomes an image. A page whose code fails, or whose figure
+cannot be drawn, fails the build with page and line.
+
+KaTeX: the files of the `katex` npm package (package.json, installed into
+node_modules/) are added to the build under assets/katex/, so math needs no
+third-party host.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # MkDocs loads this file by path; make `scripts` importable
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
+from sybil import Document
+
+from scripts.examples import FigureParser
+
+KATEX_DIST = ROOT / "node_modules" / "katex" / "dist"
+KATEX_FILES = ["katex.min.js", "katex.min.css", "contrib/auto-render.min.js"]
+
+_COMMENT_CLOSE = re.compile(r"-+>")
+_figures = {}  # page src_uri -> list of figure dicts, in page order
+
+
+def on_files(files, config):
+    pages = [f for f in files.documentation_pages() if f.src_uri.endswith(".md")]
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        results = list(pool.map(_render, pages))
+    _figures.clear()
+    for page, figures in zip(pages, results):
+        _figures[page.src_uri] = figures
+        for n, figure in enumerate(figures, start=1):
+            files.append(File.generated(config, _figure_uri(page, n), content=figure["svg"]))
+    _add_katex(files, config)
+    return files
+
+
+def on_page_markdown(markdown, page, config, files):
+    figures = _figures.get(page.file.src_uri, [])
+    comments = list(FigureParser.lexer(Document(markdown, page.file.src_uri)))
+    if len(comments) != len(figures):
+        raise PluginError(f"docs/{page.file.src_uri}: {len(comments)} figure comments, "
+                          f"{len(figures)} figures drawn")
+    out, place = [], 0
+    for n, (comment, figure) in enumerate(zip(comments, figures), start=1):
+        src = Path(_figure_uri(page.file, n)).name
+        alt = figure["alt"].replace("[", "(").replace("]", ")")
+        out += [markdown[place : comment.start], f'![{alt}]({Path(page.file.src_uri).stem}/{src})'
+                '{ .graph loading=lazy }']
+        place = _COMMENT_CLOSE.match(markdown, comment.end).end()  # Sybil's region stops before -->
+    out.append(markdown[place:])
+    return "".join(out)
+
+
+def _figure_uri(page_file, n):
+    stem = Path(page_file.src_uri).with_suffix("")
+    return f"{stem.parent.as_posix() + '/' if stem.parent != Path('.') else ''}{stem.name}/figure-{n}.svg"
+
+
+def _render(page_file):
+    path = f"docs/{page_file.src_uri}"
+    result = subprocess.run(
+        [sys.executable, "-m", "scripts.figures", path],
+        cwd=ROOT, capture_output=True, text=True, env={**os.environ, "MPLBACKEND": "Agg"},
+    )
+    if result.returncode != 0:
+        raise PluginError(result.stderr.strip() or f"{path}: figure renderer failed")
+    return json.loads(result.stdout)
+
+
+def _add_katex(files, config):
+    if not KATEX_DIST.is_dir():
+        raise PluginError("KaTeX is missing: run `npm ci` (the README's commands do it)")
+    names = KATEX_FILES + [f"fonts/{p.name}" for p in sorted((KATEX_DIST / "fonts").glob("*.woff2"))]
+    for name in names:
+        files.append(File(name, str(KATEX_DIST), config["site_dir"], config["use_directory_urls"],
+                          dest_uri=f"assets/katex/{name}"))
