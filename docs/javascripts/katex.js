@@ -2,6 +2,8 @@
 document$.subscribe(({ body }) => {
   renderMathInElement(body, {
     delimiters: [
+      { left: "$$", right: "$$", display: true }, // notebook pages keep TeX delimiters as written
+      { left: "$", right: "$", display: false },
       { left: "\\(", right: "\\)", display: false },
       { left: "\\[", right: "\\]", display: true },
     ],
