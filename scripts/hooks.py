@@ -53,7 +53,7 @@ def on_page_markdown(markdown, page, config, files):
     figures = _figures.get(page.file.src_uri, [])
     comments = list(FigureParser.lexer(Document(markdown, page.file.src_uri)))
     if len(comments) != len(figures):
-        raise PluginError(f"docs/{page.file.src_uri}: {len(comments)} figure comments, "
+        raise PluginError(f"{page.file.src_uri}: {len(comments)} figure comments, "
                           f"{len(figures)} figures drawn")
     out, place = [], 0
     for n, (comment, figure) in enumerate(zip(comments, figures), start=1):
@@ -72,7 +72,7 @@ def _figure_uri(page_file, n):
 
 
 def _render(page_file):
-    path = f"docs/{page_file.src_uri}"
+    path = os.path.relpath(page_file.abs_src_path, ROOT)  # "docs/<page>.md" in messages
     result = subprocess.run(
         [sys.executable, "-m", "scripts.figures", path],
         cwd=ROOT, capture_output=True, text=True, env={**os.environ, "MPLBACKEND": "Agg"},
