@@ -1,0 +1,297 @@
+"""The engine: worked numbers from the chapters, gradients against finite
+differences and PyTorch, bad input, deep graphs."""
+
+import math
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from micrograd import gradcheck, numerical_grad, relative_error
+from micrograd.engine import Value, topological_order
+from micrograd.nn import MLP, Layer, Neuron
+
+NEURON_BIAS = 6.8813735870195432
+
+
+def build_L():
+    a, b, c, f = (Value(x, label=n) for x, n in [(2.0, "a"), (-3.0, "b"), (10.0, "c"), (-2.0, "f")])
+    e = a * b
+    d = e + c
+    return (a, b, c, f, e, d), d * f
+
+
+def build_neuron():
+    x1, w1, x2, w2 = Value(2.0), Value(-3.0), Value(0.0), Value(1.0)
+    b = Value(NEURON_BIAS)
+    n = x1 * w1 + x2 * w2 + b
+    return (x1, w1, x2, w2, b), n, n.tanh()
+
+
+# --- worked numbers ------------------------------------------------------------------
+
+
+def test_sum_times_c_is_minus_10():
+    a, b, c = Value(2.0), Value(-3.0), Value(10.0)
+    f = (a + b) * c
+    f.backward()
+    assert f.data == -10.0
+    assert (a.grad, b.grad, c.grad) == (10.0, 10.0, -1.0)
+
+
+def test_L_example_and_every_gradient():
+    (a, b, c, f, e, d), L = build_L()
+    assert (e.data, d.data, L.data) == (-6.0, 4.0, -8.0)
+    L.backward()
+    assert (d.grad, f.grad, c.grad, e.grad, a.grad, b.grad) == (-2.0, 4.0, -2.0, -2.0, 6.0, -4.0)
+
+
+def test_one_step_along_the_gradient_moves_L_towards_minus_7_29():
+    (a, b, c, f, _, _), L = build_L()
+    L.backward()
+    for leaf in (a, b, c, f):
+        leaf.data += 0.01 * leaf.grad
+    new_L = ((a * b) + c) * f
+    assert -8.0 < new_L.data < -7.28
+    assert round(new_L.data, 2) == -7.29
+
+
+def test_neuron_forward_and_backward():
+    (x1, w1, x2, w2, b), n, o = build_neuron()
+    assert round(n.data, 4) == 0.8814
+    assert round(o.data, 4) == 0.7071
+    o.backward()
+    assert math.isclose(n.grad, 0.5, rel_tol=1e-12)
+    assert math.isclose(w1.grad, 1.0, rel_tol=1e-12)
+    assert math.isclose(x1.grad, -1.5, rel_tol=1e-12)
+    assert math.isclose(x2.grad, 0.5, rel_tol=1e-12)
+    assert w2.grad == 0.0
+
+
+def test_a_node_used_twice_gets_both_contributions():
+    a = Value(3.0)
+    (a * a).backward()
+    assert a.grad == 6.0
+
+
+def test_diamond_sums_both_paths():
+    a = Value(2.0)
+    b = a + 1
+    c = 3 * a
+    d = b * c
+    d.backward()
+    assert d.data == 18.0
+    assert a.grad == 15.0
+
+
+def test_backward_twice_accumulates_and_zero_grad_resets():
+    random.seed(0)
+    neuron = Neuron(2)
+    x = [1.5, -0.5]
+    neuron.zero_grad()
+    neuron(x).backward()
+    once = [p.grad for p in neuron.parameters()]
+    neuron(x).backward()
+    neuron(x).backward()
+    assert [p.grad for p in neuron.parameters()] == pytest.approx([3 * g for g in once])
+    neuron.zero_grad()
+    assert all(p.grad == 0.0 for p in neuron.parameters())
+
+
+def test_chain_rule_car_bicycle_human():
+    x = Value(1.0)
+    z = 2 * (4 * x)
+    z.backward()
+    assert x.grad == 8.0
+
+
+def test_derivative_of_the_quadratic_at_3():
+    f = lambda x: 3 * x**2 - 4 * x + 5  # noqa: E731
+    x = Value(3.0)
+    y = f(x)
+    y.backward()
+    assert y.data == 20.0
+    assert x.grad == 14.0
+    assert numerical_grad(lambda: f(x), [x], h=1e-6)[0] == pytest.approx(14.0, rel=1e-8)
+
+
+def test_each_local_derivative():
+    x = Value(0.5)
+    cases = [
+        (x**3, 3 * 0.5**2),
+        (x.tanh(), 1 - math.tanh(0.5) ** 2),
+        (x.exp(), math.exp(0.5)),
+        (x.relu(), 1.0),
+        ((-x).relu(), 0.0),
+        (x / 4, 0.25),
+        (4 / x, -4 / 0.5**2),
+        (1 - x, -1.0),
+    ]
+    for out, expected in cases:
+        x.grad = 0.0
+        out.backward()
+        assert x.grad == pytest.approx(expected, rel=1e-12), out._op
+
+
+def test_mlp_has_337_parameters_and_the_0_1_0_api():
+    model = MLP(2, [16, 16, 1])
+    assert len(model.parameters()) == 337
+    assert isinstance(model([1.0, 2.0]), Value)
+    assert len(Layer(2, 3)([1.0, 2.0])) == 3
+    assert repr(Neuron(3, nonlin=False)) == "LinearNeuron(3)"
+
+
+# --- gradients against finite differences (hypothesis) --------------------------------
+
+# Random expressions over three leaves, from smooth ops whose finite-difference
+# estimate is reliable (relu and division are kept away from their kinks/poles).
+leaf = st.floats(min_value=-2.0, max_value=2.0, allow_nan=False)
+
+
+@st.composite
+def expressions(draw):
+    ops = draw(st.lists(st.sampled_from(["+", "-", "*", "tanh", "exp", "**2", "**3", "/"]),
+                        min_size=1, max_size=12))
+    picks = draw(st.lists(st.integers(0, 2), min_size=len(ops), max_size=len(ops)))
+
+    def build(xs):
+        y = xs[0]
+        for op, k in zip(ops, picks):
+            other = xs[k]
+            if op == "+": y = y + other
+            elif op == "-": y = y - other
+            elif op == "*": y = y * other
+            elif op == "tanh": y = y.tanh()
+            elif op == "exp": y = (y * 0.1).exp()
+            elif op == "**2": y = y**2 * 0.5
+            elif op == "**3": y = y.tanh() ** 3
+            elif op == "/": y = y / (other * other + 1.0)
+        return y
+
+    return build
+
+
+@settings(max_examples=150, deadline=None)
+@given(expressions(), leaf, leaf, leaf)
+def test_backward_matches_centered_differences(build, x0, x1, x2):
+    xs = [Value(x0, label="x0"), Value(x1, label="x1"), Value(x2, label="x2")]
+    y = build(xs)
+    if abs(y.data) > 1e6:
+        return  # finite differences lose their digits on huge values
+    y.backward()
+    numeric = numerical_grad(lambda: build(xs), xs, h=1e-6)
+    for x, n in zip(xs, numeric):
+        assert x.grad == pytest.approx(n, rel=1e-4, abs=1e-6)
+
+
+def test_gradcheck_passes_on_an_mlp_and_names_a_wrong_gradient():
+    random.seed(3)
+    model = MLP(3, [4, 1])
+    params = model.parameters()
+    assert gradcheck(lambda: model([0.5, -1.0, 2.0]), params) < 1e-6
+
+    class WrongTanh(Value):
+        __slots__ = ()
+
+        def tanh(self):
+            out = Value.tanh(self)
+            out._local = (1 - self.data**2,)  # derivative from the input: the bug
+            return out
+
+    x = WrongTanh(0.7, label="x")
+    with pytest.raises(AssertionError, match="x: backward"):
+        gradcheck(lambda: x.tanh(), [x])
+
+
+def test_relative_error_and_step_checks():
+    assert relative_error(0.0, 0.0) == 0.0
+    assert relative_error(1.0, 1.1) == pytest.approx(0.1 / 1.1)
+    with pytest.raises(ValueError, match="positive"):
+        numerical_grad(lambda: Value(1.0), [Value(1.0)], h=0)
+
+
+# --- against PyTorch, float64 ------------------------------------------------------------
+
+
+def test_matches_pytorch_in_float64():
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed (it is optional)")
+
+    def expression(a, b, relu):
+        c = a + b
+        d = a * b + b**3
+        c = c + c + 1
+        c = c + 1 + c + (-a)
+        d = d + d * 2 + relu(b + a)
+        d = d + 3 * d + relu(b - a)
+        e = c - d
+        f = e**2
+        g = f / 2.0
+        return g + 10.0 / f
+
+    a, b = Value(-4.0), Value(2.0)
+    g = expression(a, b, lambda v: v.relu())
+    g.backward()
+    ta = torch.tensor(-4.0, dtype=torch.float64, requires_grad=True)
+    tb = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
+    tg = expression(ta, tb, torch.relu)
+    tg.backward()
+    assert abs(g.data - tg.item()) < 1e-12
+    assert abs(a.grad - ta.grad.item()) < 1e-12
+    assert abs(b.grad - tb.grad.item()) < 1e-12
+
+
+# --- bad input -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad, name", [("3", "str"), (None, "NoneType"), (1j, "complex")])
+def test_value_rejects_non_numbers_naming_the_type(bad, name):
+    with pytest.raises(TypeError, match=name):
+        Value(bad)
+
+
+def test_value_exponent_is_refused():
+    with pytest.raises(TypeError, match="only int/float exponents are supported"):
+        Value(2.0) ** Value(3.0)
+
+
+def test_exp_overflow_names_the_input():
+    with pytest.raises(OverflowError, match="1000.0"):
+        Value(1000.0).exp()
+
+
+def test_division_by_a_zero_value():
+    with pytest.raises(ZeroDivisionError):
+        Value(1.0) / Value(0.0)
+    with pytest.raises(ZeroDivisionError):
+        2.0 / Value(0.0)
+    with pytest.raises(ZeroDivisionError):
+        Value(1.0) / 0
+
+
+# --- deep graphs -----------------------------------------------------------------------------
+
+
+def test_backward_handles_a_chain_of_a_million_operations():
+    x = Value(1.0)
+    one = Value(1.0)
+    y = x
+    for _ in range(1_000_000):
+        y = y + one
+    y.backward()
+    assert y.data == 1_000_001.0
+    assert x.grad == 1.0
+    assert one.grad == 1_000_000.0
+
+
+def test_topological_order_puts_parents_first():
+    a = Value(2.0)
+    b = a + 1
+    c = 3 * a
+    d = b * c
+    order = topological_order(d)
+    position = {node: i for i, node in enumerate(order)}
+    assert order[-1] is d and len(order) == len(set(order))
+    for node in order:
+        for parent in node._prev:
+            assert position[parent] < position[node]
