@@ -126,7 +126,8 @@ def topological_order(root):
         elif node not in visited:
             visited.add(node)
             stack.append((node, True))
-            stack.extend((p, False) for p in node._prev if p not in visited)
+            # reversed, so the first parent is popped, and so listed, first
+            stack.extend((p, False) for p in reversed(node._prev) if p not in visited)
     return order
 
 

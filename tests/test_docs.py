@@ -1,0 +1,83 @@
+"""The chapters' examples: none goes uncollected, none silently disappears,
+and a failure names docs/<page>.md:<line>."""
+
+from pathlib import Path
+
+import pytest
+from sybil import Document
+from sybil.evaluators.doctest import DocTestEvaluator
+from sybil.evaluators.python import PythonEvaluator
+from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
+import re
+
+from scripts.examples import ROOT, parsers
+
+DOCS = ROOT / "docs"
+PAGES = sorted(DOCS.rglob("*.md"))
+
+# Python examples (code blocks and doctest examples) per page. A page may gain
+# examples; losing one (a fence that stopped being collected, a deleted
+# check) fails until this record is lowered on purpose.
+RECORDED_EXAMPLES = {
+    "index.md": 1,
+}
+
+
+def python_examples(path):
+    document = Document.parse(str(path), *parsers())
+    return [
+        example for example in document
+        if isinstance(example.region.evaluator, (PythonEvaluator, DocTestEvaluator))
+    ]
+
+
+def looks_like_python(info, source):
+    """Broader than the parser on purpose: any fence a reader would take for Python."""
+    words = info.strip().lstrip("{").replace(".", " ").split()
+    language = words[0].lower() if words else ""
+    return language.startswith("py") or language in {"ipython", "python3"} or source.lstrip().startswith(">>>")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_python_fence_is_collected(page):
+    document = Document(page.read_text(encoding="utf-8"), str(page))
+    lexer = RawFencedCodeBlockLexer(info_pattern=re.compile(r"(?P<info>[^\n]*)\n"))
+    fences = [r for r in lexer(document) if looks_like_python(r.lexemes["info"], str(r.lexemes["source"]))]
+    starts = [e.start for e in python_examples(page)]
+    missed = [
+        document.line_column(fence.start)
+        for fence in fences
+        if not any(fence.start <= s < fence.end for s in starts)
+    ]
+    assert not missed, f"{page.relative_to(ROOT)}: python fences not run by pytest at {missed}"
+
+
+def test_no_chapter_holds_fewer_examples_than_recorded():
+    counts = {str(p.relative_to(DOCS)): len(python_examples(p)) for p in PAGES}
+    unrecorded = sorted(set(counts) - set(RECORDED_EXAMPLES))
+    assert not unrecorded, f"record the example counts of {unrecorded} in RECORDED_EXAMPLES: {counts}"
+    fewer = {p: (counts.get(p, 0), n) for p, n in RECORDED_EXAMPLES.items() if counts.get(p, 0) < n}
+    assert not fewer, f"pages with fewer examples than recorded (now, recorded): {fewer}"
+
+
+def test_a_failing_example_points_at_its_page_and_line(tmp_path):
+    page = tmp_path / "broken.md"
+    page.write_text("# Broken\n\n```python\nx = 1\n```\n\n```python\ny = 2\nassert x == y\n```\n")
+    examples = python_examples(page)
+    examples[0].evaluate()
+    with pytest.raises(AssertionError) as failure:
+        examples[1].evaluate()
+    frames = [(entry.frame.code.path, entry.lineno + 1) for entry in failure.traceback]
+    assert (str(page), 9) in [(str(path), line) for path, line in frames]
+
+
+def test_fences_with_attributes_and_short_names_run(tmp_path):
+    page = tmp_path / "loose.md"
+    page.write_text(
+        '```python title="a.py"\na = 1\n```\n\n```py\nb = a + 1\n```\n\n'
+        "```pycon\n>>> a + b\n3\n```\n\n```text\nnot python\n```\n"
+    )
+    examples = python_examples(page)
+    assert [e.line for e in examples] == [1, 5, 10]
+    for example in examples:
+        example.evaluate()

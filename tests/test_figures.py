@@ -1,0 +1,84 @@
+"""Figures: drawn from the page's own state, byte-identical run to run, and
+every reference that cannot be drawn names its page and line."""
+
+import html
+import subprocess
+import sys
+
+import pytest
+
+import scripts.examples
+from micrograd import Value, draw_dot
+from scripts.examples import ROOT
+from scripts.figures import render
+
+
+def build_L():
+    a, b, c, f = Value(2.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c"), Value(-2.0, label="f")
+    e = a * b
+    e.label = "e"
+    d = e + c
+    d.label = "d"
+    L = d * f
+    L.label = "L"
+    return L
+
+
+def test_draw_dot_names_nodes_by_traversal_not_identity():
+    first, second = build_L(), build_L()
+    assert draw_dot(first).source == draw_dot(second).source
+    assert "n0" in draw_dot(first).source
+
+
+def test_draw_dot_shows_label_data_grad_and_local_derivatives():
+    L = build_L()
+    L.backward()
+    source = draw_dot(L, local_derivatives=True).source
+    assert "{ L | data -8.0000 | grad 1.0000 }" in source
+    assert "{ a | data 2.0000 | grad 6.0000 }" in source
+    assert "n0 -> n2op [label=-3.0000]" in source  # d(a*b)/da = b
+    with pytest.raises(ValueError, match="rankdir"):
+        draw_dot(L, rankdir="RL2")
+
+
+def test_same_graph_gives_byte_identical_svg(tmp_path, monkeypatch):
+    svgs = []
+    for run in ("one", "two"):  # a fresh cache each time, so Graphviz really runs twice
+        monkeypatch.setattr(scripts.examples, "FIGURE_CACHE", tmp_path / run)
+        svgs.append(scripts.examples.to_svg(draw_dot(build_L())))
+    assert svgs[0] == svgs[1]
+    assert "data -8.0000" in html.unescape(svgs[0])  # Graphviz writes '-' as &#45;
+
+
+def page(tmp_path, text):
+    path = tmp_path / "page.md"
+    path.write_text(text)
+    return path
+
+
+def test_a_figure_shows_the_state_at_its_place_in_the_page(tmp_path):
+    path = page(tmp_path, (
+        "```python\nfrom micrograd import Value, draw_dot\nx = Value(3.0, label='x')\ny = x * x\n"
+        "draw_dot(y)\n```\n<!-- figure: before backward -->\n\n"
+        "```python\ny.backward()\ndraw_dot(y)\n```\n<!-- figure: after backward -->\n"
+    ))
+    before, after = render(path)
+    assert (before.line, before.alt) == (7, "before backward")
+    assert "grad 0.0000" in before.svg and "grad 6.0000" not in before.svg
+    assert "grad 6.0000" in after.svg and "data 9.0000" in after.svg
+
+
+@pytest.mark.parametrize("text, line, message", [
+    ("Text\n\n<!-- figure: nothing above -->\n", 3, "must directly follow a python block"),
+    ("```python\nx = 1\n```\n<!-- figure: no expression -->\n", 4, "must end in an expression"),
+    ("```python\nfrom micrograd import Value, draw_dot\ndraw_dot(Value(1.0))\n```\n", 1, "add <!-- figure"),
+    ("```python\n1 + 1\n```\n<!-- figure: a number -->\n", 4, "not int"),
+    ("```python\nraise ValueError('boom')\n```\n\n```python\n1\n```\n", 2, "boom"),
+])
+def test_an_undrawable_reference_names_page_and_line(tmp_path, text, line, message):
+    path = page(tmp_path, text)
+    result = subprocess.run([sys.executable, "-m", "scripts.figures", str(path)],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 1
+    assert f"{path}:{line}" in result.stderr
+    assert message in result.stderr
