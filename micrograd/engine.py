@@ -83,9 +83,11 @@ class Value:
 
         Seeds self.grad with 1.0, then visits nodes in reverse topological
         order, so a node's grad is complete before it is passed on. Gradients
-        accumulate with +=: calling backward() twice without zeroing the grads
-        (see micrograd.nn.Module.zero_grad) adds the second pass on top of the
-        first. Iterative, so graphs of any depth work.
+        accumulate with +=, so calling backward() twice adds the second pass
+        on top of the first, and since inner nodes keep their grads too, the
+        leaves get more than twice as much once the graph is two ops deep.
+        Zero the grads between calls (micrograd.nn.Module.zero_grad) or
+        rebuild the graph. Iterative, so graphs of any depth work.
         """
         order = topological_order(self)
         self.grad = 1.0
@@ -115,19 +117,19 @@ def topological_order(root):
 
     Depth-first search with an explicit stack instead of recursion, so a chain
     of a million operations does not hit Python's recursion limit. A node is
-    appended once all of its parents have been appended (post-order).
+    pushed back under a None marker while its parents are explored; popping
+    the marker means all its parents are listed, so the node is listed next.
     """
-    order, visited = [], set()
-    stack = [(root, False)]
+    order, visited, stack = [], set(), [root]
     while stack:
-        node, parents_done = stack.pop()
-        if parents_done:
-            order.append(node)
+        node = stack.pop()
+        if node is None:  # the node below the marker has all its parents listed
+            order.append(stack.pop())
         elif node not in visited:
             visited.add(node)
-            stack.append((node, True))
-            # reversed, so the first parent is popped, and so listed, first
-            stack.extend((p, False) for p in reversed(node._prev) if p not in visited)
+            stack.append(node)
+            stack.append(None)
+            stack.extend(node._prev[::-1])  # reversed: the first parent is listed first
     return order
 
 
