@@ -7,6 +7,10 @@ as generated files (never written into docs/, so serve does not loop) and
 each comment becomes an image. A page whose code fails, or whose figure
 cannot be drawn, fails the build with page and line.
 
+Page sources: each page's source file is served as _sources/<page>.txt, and
+Material's "view source" button (content.action.view) links to it, so the
+link works on any host and needs no repository URL.
+
 KaTeX: the files of the `katex` npm package (package.json, installed into
 node_modules/) are added to the build under assets/katex/, so math needs no
 third-party host.
@@ -25,6 +29,7 @@ sys.path.insert(0, str(ROOT))  # MkDocs loads this file by path; make `scripts` 
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
+from mkdocs.utils import get_relative_url
 from sybil import Document
 
 from scripts.examples import FigureParser
@@ -45,8 +50,19 @@ def on_files(files, config):
         _figures[page.src_uri] = figures
         for n, figure in enumerate(figures, start=1):
             files.append(File.generated(config, _figure_uri(page, n), content=figure["svg"]))
+    for page in files.documentation_pages():
+        files.append(File.generated(config, _source_uri(page), abs_src_path=page.abs_src_path))
     _add_katex(files, config)
     return files
+
+
+def on_page_context(context, page, config, nav):
+    page.edit_url = get_relative_url(_source_uri(page.file), page.file.url)
+    return context
+
+
+def _source_uri(page_file):
+    return f"_sources/{page_file.src_uri}.txt"
 
 
 def on_page_markdown(markdown, page, config, files):

@@ -19,7 +19,11 @@ PAGES = sorted(DOCS.rglob("*.md"))
 # examples; losing one (a fence that stopped being collected, a deleted
 # check) fails until this record is lowered on purpose.
 RECORDED_EXAMPLES = {
-    "index.md": 1,
+    "index.md": 2,
+    "01-computational-graphs.md": 50,
+    "02-chain-rule.md": 77,
+    "03-backprop-by-hand.md": 83,
+    "09-tensors.md": 103,
 }
 
 
