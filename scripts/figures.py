@@ -9,6 +9,7 @@ Exits 1 with "page:line: reason" on stderr when an example fails or a figure
 cannot be drawn.
 """
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -24,11 +25,12 @@ def render(path):
     """Evaluate every example of the page at `path`; return its list[Figure]."""
     figures = []
     document = Document.parse(str(path), *parsers(figures.append))
-    for example in document:
-        try:
-            example.evaluate()
-        except unittest.SkipTest:
-            continue  # a skip with a stated reason, e.g. PyTorch not installed
+    with contextlib.redirect_stdout(sys.stderr):  # a page's print() must not mix into our JSON
+        for example in document:
+            try:
+                example.evaluate()
+            except unittest.SkipTest:
+                continue  # a skip with a stated reason, e.g. PyTorch not installed
     return figures
 
 

@@ -38,6 +38,7 @@ KATEX_DIST = ROOT / "node_modules" / "katex" / "dist"
 KATEX_FILES = ["katex.min.js", "katex.min.css", "contrib/auto-render.min.js"]
 
 _COMMENT_CLOSE = re.compile(r"-+>")
+_INDENT = re.compile(r"[ \t]*")
 _figures = {}  # page src_uri -> list of figure dicts, in page order
 
 
@@ -75,7 +76,10 @@ def on_page_markdown(markdown, page, config, files):
     for n, (comment, figure) in enumerate(zip(comments, figures), start=1):
         src = Path(_figure_uri(page.file, n)).name
         alt = figure["alt"].replace("[", "(").replace("]", ")")
-        out += [markdown[place : comment.start], f'![{alt}]({Path(page.file.src_uri).stem}/{src})'
+        # The comment's region starts at its line's indentation (inside an admonition or a tab),
+        # so the image keeps it and stays in the same block.
+        indent = _INDENT.match(markdown, comment.start).group()
+        out += [markdown[place : comment.start], f'{indent}![{alt}]({Path(page.file.src_uri).stem}/{src})'
                 '{ .graph loading=lazy }']
         place = _COMMENT_CLOSE.match(markdown, comment.end).end()  # Sybil's region stops before -->
     out.append(markdown[place:])
