@@ -7,7 +7,9 @@ on 100 two-moons points (noise 0.1), SVM max-margin loss + 1e-4 L2, full
 batch: forward, zero_grad, backward, update. micrograd 0.1.0 is installed
 with pip into .cache/bench/ (never imported by anything else). Each run is a
 fresh process; the two engines alternate run by run so that machine noise
-falls on both.
+falls on both. The data are made once with scikit-learn's make_moons and
+handed to the workers, so neither engine's process carries scikit-learn's
+objects through its garbage collections.
 
 Prints, for each engine: seconds per step (median over runs), bytes per node
 (tracemalloc, over the graph one forward pass builds), and the deepest chain
@@ -53,12 +55,8 @@ def worker(mode, steps):
                 break
         return {"deepest_chain": deepest, "module": micrograd.__file__}
 
-    from sklearn.datasets import make_moons
-
+    X, y = json.loads(sys.stdin.read())  # the data, made by the parent (no sklearn in this heap)
     random.seed(1337)
-    X, y = make_moons(n_samples=100, noise=0.1, random_state=1337)
-    X = X.tolist()
-    y = [float(2 * label - 1) for label in y]
     model = MLP(2, [16, 16, 1])
 
     def loss():
@@ -99,12 +97,20 @@ def worker(mode, steps):
     return {"seconds_per_step": min(times), "losses": losses}
 
 
-def run(engine, mode, steps):
+def two_moons():
+    """100 two-moons points, noise 0.1, labels -1/+1, as JSON for the workers."""
+    from sklearn.datasets import make_moons
+
+    X, y = make_moons(n_samples=100, noise=0.1, random_state=1337)
+    return json.dumps([X.tolist(), [float(2 * label - 1) for label in y]])
+
+
+def run(engine, mode, steps, data=""):
     path = str(ROOT) if engine == "this" else str(THEIRS)
     env = {**os.environ, "PYTHONPATH": path}
     out = subprocess.run(
         [sys.executable, __file__, "--worker", mode, "--steps", str(steps)],
-        env=env, cwd="/", capture_output=True, text=True, check=True,
+        env=env, cwd="/", input=data, capture_output=True, text=True, check=True,
     )
     return json.loads(out.stdout)
 
@@ -126,15 +132,16 @@ def main():
         print(json.dumps(worker(args.worker, args.steps)))
         return
     install_theirs()
+    data = two_moons()
     engines = ["this", "0.1.0"]
     seconds = {e: [] for e in engines}
     losses = {}
     for r in range(args.runs):
         for engine in engines if r % 2 == 0 else engines[::-1]:  # alternate who goes first
-            result = run(engine, "step", args.steps)
+            result = run(engine, "step", args.steps, data)
             seconds[engine].append(result["seconds_per_step"])
             losses[engine] = result["losses"]
-    memory = {e: run(e, "memory", 0) for e in engines}
+    memory = {e: run(e, "memory", 0, data) for e in engines}
     chain = {e: run(e, "chain", 0) for e in engines}
 
     print(f"workload: 1 SGD step of MLP(2, [16, 16, 1]), 100 two-moons points, "
