@@ -15,13 +15,16 @@ def draw_dot(root, rankdir="LR", local_derivatives=False, fmt="svg"):
     root: a Value. rankdir: "LR" (inputs on the left) or "TB".
     local_derivatives: if True, label each edge into an operation with the
     local derivative d(output)/d(input) stored on that edge.
-    Numbers are shown with 4 decimals. Node names follow topological order
-    (n0, n1, ...), never id(), so the same graph gives byte-identical output.
+    Each Value is a record of label, data and grad (4 decimals), its fields
+    stacked across the flow; each operation is a small circle. Node names
+    follow topological order (n0, n1, ...), never id(), so the same graph
+    gives byte-identical output.
     Raises ValueError for any other rankdir.
     """
     if rankdir not in ("LR", "TB"):
         raise ValueError(f"rankdir must be 'LR' or 'TB', not {rankdir!r}")
-    dot = graphviz.Digraph(format=fmt, graph_attr={"rankdir": rankdir, "bgcolor": "white"})
+    dot = graphviz.Digraph(format=fmt, graph_attr={
+        "rankdir": rankdir, "bgcolor": "white", "nodesep": "0.15", "ranksep": "0.3"})
     dot.attr("node", fontname="Helvetica", fontsize="11")
     dot.attr("edge", fontname="Helvetica", fontsize="10")
     order = topological_order(root)
@@ -29,7 +32,9 @@ def draw_dot(root, rankdir="LR", local_derivatives=False, fmt="svg"):
     for node in order:
         fields = [_escape(node.label)] if node.label else []
         fields += [f"data {node.data:.4f}", f"grad {node.grad:.4f}"]
-        dot.node(name[node], "{ " + " | ".join(fields) + " }", shape="record")
+        # fields stacked across the direction of flow: narrow figures that fit a text column
+        record = " | ".join(fields) if rankdir == "LR" else "{ " + " | ".join(fields) + " }"
+        dot.node(name[node], record, shape="record")
         if node._op:
             op = name[node] + "op"
             dot.node(op, node._op, shape="circle", width="0.4", fixedsize="false")

@@ -79,8 +79,9 @@ def on_page_markdown(markdown, page, config, files):
         # The comment's region starts at its line's indentation (inside an admonition or a tab),
         # so the image keeps it and stays in the same block.
         indent = _INDENT.match(markdown, comment.start).group()
-        out += [markdown[place : comment.start], f'{indent}![{alt}]({Path(page.file.src_uri).stem}/{src})'
-                '{ .graph loading=lazy }']
+        url = f"{Path(page.file.src_uri).stem}/{src}"  # relative to the page's source file
+        out += [markdown[place : comment.start],  # the image links to itself: click for full size
+                f"{indent}[![{alt}]({url}){{ .graph loading=lazy }}]({url})"]
         place = _COMMENT_CLOSE.match(markdown, comment.end).end()  # Sybil's region stops before -->
     out.append(markdown[place:])
     return "".join(out)

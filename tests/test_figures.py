@@ -34,8 +34,9 @@ def test_draw_dot_shows_label_data_grad_and_local_derivatives():
     L = build_L()
     L.backward()
     source = draw_dot(L, local_derivatives=True).source
-    assert "{ L | data -8.0000 | grad 1.0000 }" in source
-    assert "{ a | data 2.0000 | grad 6.0000 }" in source
+    assert '"L | data -8.0000 | grad 1.0000"' in source
+    assert '"a | data 2.0000 | grad 6.0000"' in source
+    assert '"{ a | data 2.0000 | grad 6.0000 }"' in draw_dot(L, rankdir="TB").source
     assert "n0 -> n2op [label=-3.0000]" in source  # d(a*b)/da = b
     with pytest.raises(ValueError, match="rankdir"):
         draw_dot(L, rankdir="RL2")
