@@ -37,7 +37,7 @@ class Value:
         self._local = _local  # d self / d parent, one number per parent
         self._op = _op        # the operation that made it, for drawing
 
-    def __repr__(self):
+    def __repr__(self):  # same text as micrograd 0.1.0
         return f"Value(data={self.data}, grad={self.grad})"
 
     # Each op: compute the output, then give each parent's local derivative.
@@ -61,11 +61,13 @@ class Value:
         return Value(self.data**n, "", (self,), (n * self.data ** (n - 1),), f"**{n}")
 
     def tanh(self):
+        """tanh(self) as a new Value; never raises."""
         t = math.tanh(self.data)
         # d tanh(x)/dx = 1 - tanh(x)**2, read off the output
         return Value(t, "", (self,), (1.0 - t * t,), "tanh")
 
     def exp(self):
+        """e ** self as a new Value; OverflowError (naming the input) above about 709.78."""
         try:
             e = math.exp(self.data)
         except OverflowError:
@@ -74,6 +76,7 @@ class Value:
         return Value(e, "", (self,), (e,), "exp")
 
     def relu(self):
+        """max(0, self) as a new Value; never raises."""
         positive = self.data > 0
         # d relu(x)/dx = 1 for x > 0, else 0 (we pick 0 at the kink x = 0)
         return Value(self.data if positive else 0.0, "", (self,), _ONE if positive else _ZERO, "ReLU")

@@ -193,3 +193,10 @@ def test_a_figure_that_cannot_be_drawn_fails_the_build_with_page_and_line(tmp_pa
     assert result.returncode != 0
     assert "index.md:6" in result.stdout + result.stderr
     assert "missing" in result.stdout + result.stderr
+
+
+def test_the_notebook_page_shows_three_plots_and_100_percent(site):
+    html = (site / "06-training" / "index.html").read_text(encoding="utf-8")
+    plots = [a for tag, a in Tags(html).tags if tag == "img" and a.get("src", "").startswith("data:image/png")]
+    assert len(plots) == 3  # loss curve, accuracy curve, decision boundary, drawn during the build
+    assert "final training accuracy: 100%" in html
