@@ -22,7 +22,7 @@ import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # MkDocs loads this file by path; make `scripts` importable
@@ -50,7 +50,7 @@ def on_files(files, config):
     for page, figures in zip(pages, results):
         _figures[page.src_uri] = figures
         for n, figure in enumerate(figures, start=1):
-            files.append(File.generated(config, _figure_uri(page, n), content=figure["svg"]))
+            files.append(File.generated(config, str(_figure_uri(page, n)), content=figure["svg"]))
     for page in files.documentation_pages():
         files.append(File.generated(config, _source_uri(page), abs_src_path=page.abs_src_path))
     _add_katex(files, config)
@@ -74,12 +74,11 @@ def on_page_markdown(markdown, page, config, files):
                           f"{len(figures)} figures drawn")
     out, place = [], 0
     for n, (comment, figure) in enumerate(zip(comments, figures), start=1):
-        src = Path(_figure_uri(page.file, n)).name
         alt = figure["alt"].replace("[", "(").replace("]", ")")
         # The comment's region starts at its line's indentation (inside an admonition or a tab),
         # so the image keeps it and stays in the same block.
         indent = _INDENT.match(markdown, comment.start).group()
-        url = f"{Path(page.file.src_uri).stem}/{src}"  # relative to the page's source file
+        url = _figure_uri(page.file, n).relative_to(PurePosixPath(page.file.src_uri).parent)
         out += [markdown[place : comment.start],  # the image links to itself: click for full size
                 f"{indent}[![{alt}]({url}){{ .graph loading=lazy }}]({url})"]
         place = _COMMENT_CLOSE.match(markdown, comment.end).end()  # Sybil's region stops before -->
@@ -88,15 +87,15 @@ def on_page_markdown(markdown, page, config, files):
 
 
 def _figure_uri(page_file, n):
-    stem = Path(page_file.src_uri).with_suffix("")
-    return f"{stem.parent.as_posix() + '/' if stem.parent != Path('.') else ''}{stem.name}/figure-{n}.svg"
+    """docs/a/b.md's n-th figure is a/b/figure-n.svg in the build."""
+    return PurePosixPath(page_file.src_uri).with_suffix("") / f"figure-{n}.svg"
 
 
 def _render(page_file):
     path = os.path.relpath(page_file.abs_src_path, ROOT)  # "docs/<page>.md" in messages
     result = subprocess.run(
         [sys.executable, "-m", "scripts.figures", path],
-        cwd=ROOT, capture_output=True, text=True, env={**os.environ, "MPLBACKEND": "Agg"},
+        cwd=ROOT, capture_output=True, text=True,
     )
     if result.returncode != 0:
         raise PluginError(result.stderr.strip() or f"{path}: figure renderer failed")

@@ -1,14 +1,13 @@
 """The chapters' examples: none goes uncollected, none silently disappears,
 and a failure names docs/<page>.md:<line>."""
 
-from pathlib import Path
+import re
 
 import pytest
 from sybil import Document
 from sybil.evaluators.doctest import DocTestEvaluator
 from sybil.evaluators.python import PythonEvaluator
 from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
-import re
 
 from scripts.examples import ROOT, parsers
 

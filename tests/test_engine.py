@@ -75,11 +75,14 @@ def test_a_node_used_twice_gets_both_contributions():
     assert a.grad == 6.0
 
 
-def test_diamond_sums_both_paths():
+def diamond():
+    """a = 2, b = a + 1, c = 3a, d = b·c: two paths from a to d."""
     a = Value(2.0)
-    b = a + 1
-    c = 3 * a
-    d = b * c
+    return a, (a + 1) * (3 * a)
+
+
+def test_diamond_sums_both_paths():
+    a, d = diamond()
     d.backward()
     assert d.data == 18.0
     assert a.grad == 15.0
@@ -285,10 +288,7 @@ def test_backward_handles_a_chain_of_a_million_operations():
 
 
 def test_topological_order_puts_parents_first():
-    a = Value(2.0)
-    b = a + 1
-    c = 3 * a
-    d = b * c
+    _, d = diamond()
     order = topological_order(d)
     position = {node: i for i, node in enumerate(order)}
     assert order[-1] is d and len(order) == len(set(order))
