@@ -5,7 +5,7 @@ import os
 from sybil import Sybil
 from sybil.parsers.rest import DocTestParser
 
-from scripts.examples import parsers
+from scripts.pages import parsers
 
 os.environ.setdefault("MPLBACKEND", "Agg")  # plots are drawn to files, never to a screen
 

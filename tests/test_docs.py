@@ -9,7 +9,8 @@ from sybil.evaluators.doctest import DocTestEvaluator
 from sybil.evaluators.python import PythonEvaluator
 from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
 
-from scripts.examples import ROOT, parsers
+from scripts import ROOT
+from scripts.pages import parsers
 
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.rglob("*.md"))

@@ -7,10 +7,10 @@ import sys
 
 import pytest
 
-import scripts.examples
+import scripts.figures
 from micrograd import Value, draw_dot
-from scripts.examples import ROOT
-from scripts.figures import render
+from scripts import ROOT
+from scripts.pages import run
 
 
 def build_L():
@@ -44,9 +44,9 @@ def test_draw_dot_shows_label_data_grad_and_local_derivatives():
 
 def test_same_graph_gives_byte_identical_svg(tmp_path, monkeypatch):
     svgs = []
-    for run in ("one", "two"):  # a fresh cache each time, so Graphviz really runs twice
-        monkeypatch.setattr(scripts.examples, "FIGURE_CACHE", tmp_path / run)
-        svgs.append(scripts.examples.to_svg(draw_dot(build_L())))
+    for attempt in ("one", "two"):  # a fresh cache each time, so Graphviz really runs twice
+        monkeypatch.setattr(scripts.figures, "FIGURE_CACHE", tmp_path / attempt)
+        svgs.append(scripts.figures.to_svg(draw_dot(build_L())))
     assert svgs[0] == svgs[1]
     assert "data -8.0000" in html.unescape(svgs[0])  # Graphviz writes '-' as &#45;
 
@@ -63,10 +63,13 @@ def test_a_figure_shows_the_state_at_its_place_in_the_page(tmp_path):
         "draw_dot(y)\n```\n<!-- figure: before backward -->\n\n"
         "```python\ny.backward()\ndraw_dot(y)\n```\n<!-- figure: after backward -->\n"
     ))
-    before, after = render(path)
-    assert (before.line, before.alt) == (7, "before backward")
-    assert "grad 0.0000" in before.svg and "grad 6.0000" not in before.svg
-    assert "grad 6.0000" in after.svg and "data 9.0000" in after.svg
+    result = run(path)
+    before, after = result.outputs
+    assert (before.kind, before.line, after.line) == ("figure", 7, 13)
+    assert before.markdown == "[![before backward](page/figure-1.svg){ .graph loading=lazy }](page/figure-1.svg)"
+    before_svg, after_svg = result.files["page/figure-1.svg"], result.files["page/figure-2.svg"]
+    assert "grad 0.0000" in before_svg and "grad 6.0000" not in before_svg
+    assert "grad 6.0000" in after_svg and "data 9.0000" in after_svg
 
 
 @pytest.mark.parametrize("text, line, message", [
@@ -78,7 +81,7 @@ def test_a_figure_shows_the_state_at_its_place_in_the_page(tmp_path):
 ])
 def test_an_undrawable_reference_names_page_and_line(tmp_path, text, line, message):
     path = page(tmp_path, text)
-    result = subprocess.run([sys.executable, "-m", "scripts.figures", str(path)],
+    result = subprocess.run([sys.executable, "-m", "scripts.pages", str(path), "page.md"],
                             cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 1
     assert f"{path}:{line}" in result.stderr

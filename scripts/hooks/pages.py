@@ -1,0 +1,112 @@
+"""MkDocs hook: run every Markdown page at build time and put what its directives built in place.
+
+For each page, `python -m scripts.pages` runs the page's examples in a fresh
+process (so `mkdocs serve` runs the current micrograd) and returns, for each
+`<!-- kind: ... -->` directive in page order, the Markdown that replaces it,
+plus the generated files (figures, the page as a notebook), which enter the
+build through File.generated (never written into docs/, so serve does not
+loop). A run is cached on the page's text and the source of everything it
+runs (micrograd/, scripts/, docs/exercises/), so a prose edit re-runs one page.
+A failing example or directive fails the build with docs/<page>.md:<line>.
+
+Under `mkdocs serve --dirty` (scripts/dev.sh serve), MkDocs re-renders only
+the pages whose source changed; a page that had to run again (its text, or
+micrograd/ or scripts/, changed) counts as changed too, so what its code
+computes is never stale.
+"""
+
+import hashlib
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # loaded by path: make `scripts` importable
+sys.dont_write_bytecode = True  # a __pycache__ under a watched folder would make `serve` rebuild again
+
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File
+
+from scripts import ROOT
+
+CACHE = ROOT / ".cache" / "pages"
+DEPENDENCIES = ["micrograd/**/*.py", "scripts/**/*.py", "docs/exercises/**/*"]
+DIRECTIVE = re.compile(r"<!--\s*(?P<kind>[\w-]+):.*?-->", re.DOTALL)
+
+_runs = {}  # page src_uri -> {"outputs": [...], "files": {...}}
+
+
+@event_priority(50)  # before mkdocs-jupyter and the other hooks see the files
+def on_files(files, config):
+    pages = [f for f in files.documentation_pages() if f.src_uri.endswith(".md")]
+    shared = _dependencies_digest()
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        runs = list(pool.map(lambda page: _run(page, shared), pages))
+    _runs.clear()
+    for page, (result, ran) in zip(pages, runs):
+        _runs[page.src_uri] = result
+        if ran:  # for dirty builds: re-render the page, not only when its file is newer
+            page.is_modified = lambda: True
+        for uri, content in sorted(result["files"].items()):
+            files.append(File.generated(config, uri, content=content))
+    return files
+
+
+def on_page_markdown(markdown, page, config, files):
+    result = _runs.get(page.file.src_uri)
+    if result is None:
+        return markdown
+    outputs = iter(result["outputs"])
+
+    def replace(match):
+        line = markdown.count("\n", 0, match.start()) + 1
+        output = next(outputs, None)
+        if output is None or (output["kind"], output["line"]) != (match["kind"], line):
+            raise PluginError(f"docs/{page.file.src_uri}:{line}: the page changed while it was "
+                              f"built ({match['kind']} here, {output and output['kind']} built)")
+        return output["markdown"]
+
+    known = {o["kind"] for o in result["outputs"]}
+    text = DIRECTIVE.sub(lambda m: replace(m) if m["kind"] in known else m[0], markdown)
+    if next(outputs, None) is not None:
+        raise PluginError(f"docs/{page.file.src_uri}: fewer directives on the page than were built")
+    return text
+
+
+def _dependencies_digest():
+    # the interpreter, whether PyTorch's examples run or skip, and every file a page's run reads
+    torch = importlib.util.find_spec("torch") is not None
+    digest = hashlib.sha256(f"{sys.version} torch={torch}".encode())
+    for pattern in DEPENDENCIES:
+        for path in sorted(ROOT.glob(pattern)):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _run(page_file, shared):
+    """(the page run's JSON, True if it ran now rather than came from the cache)."""
+    source = Path(page_file.abs_src_path)
+    key = hashlib.sha256(shared.encode() + page_file.src_uri.encode() + source.read_bytes())
+    stem = page_file.src_uri.replace("/", "_").removesuffix(".md")
+    cached = CACHE / f"{stem}-{key.hexdigest()[:24]}.json"
+    if cached.exists():
+        return json.loads(cached.read_text(encoding="utf-8")), False
+    path = os.path.relpath(source, ROOT)  # "docs/<page>.md" in messages
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}  # no __pycache__ for serve to see
+    result = subprocess.run([sys.executable, "-m", "scripts.pages", path, page_file.src_uri],
+                            cwd=ROOT, capture_output=True, text=True, env=env)
+    if result.returncode != 0:
+        raise PluginError(result.stderr.strip() or f"{path}: the page could not be run")
+    CACHE.mkdir(parents=True, exist_ok=True)
+    for stale in CACHE.glob(f"{stem}-*.json"):
+        stale.unlink()
+    tmp = cached.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(result.stdout, encoding="utf-8")
+    tmp.replace(cached)
+    return json.loads(result.stdout), True

@@ -1,0 +1,109 @@
+"""How a page runs: the same Sybil parsers under pytest (conftest.py) and in the site build.
+
+One namespace per page, blocks in page order, hidden setup in
+`<!-- invisible-code-block: python -->`, and directives (`<!-- figure: -->`
+and the others in `parsers()`) evaluated at their place in the page.
+
+    python -m scripts.pages docs/03-backprop-by-hand.md 03-backprop-by-hand.md
+
+runs one page and prints JSON: {"outputs": [{kind, line, markdown}], "files":
+{path: text}}; every directive's output in page order, and the generated files
+(figures, the page as a Jupyter notebook). The site build (scripts/hooks/pages.py)
+calls it in a fresh process, so `mkdocs serve` always runs the current
+micrograd. Exits 1 with "docs/<page>.md:<line>: reason" on stderr when an
+example fails or a directive cannot be built.
+"""
+
+import contextlib
+import dataclasses
+import json
+import os
+import sys
+import unittest
+from pathlib import Path
+
+from sybil import Document
+from sybil.parsers.markdown import ClearNamespaceParser, SkipParser
+
+from scripts.directives import Collector, relative
+from scripts.examples import PythonFenceParser
+from scripts.figures import FigureParser
+
+
+def parsers(collector=None):
+    """The Sybil parsers for a page, in the order they apply.
+
+    collector: a scripts.directives.Collector that gathers each directive's
+    output (the site build), or None (pytest only checks they build).
+    """
+    return [
+        PythonFenceParser(),
+        SkipParser(),
+        ClearNamespaceParser(),
+        FigureParser(collector),
+    ]
+
+
+@dataclasses.dataclass
+class PageRun:
+    outputs: list  # scripts.directives.Output, in page order
+    files: dict  # path relative to docs/ -> str
+
+
+def run(path, src_uri=None):
+    """Evaluate every example and directive of the page at `path`; return a PageRun.
+
+    src_uri: the page's path relative to docs/ (names its generated files);
+    defaults to the file name. Raises the first failure; a skip with a
+    stated reason (e.g. PyTorch not installed) is honoured as in pytest.
+    """
+    from scripts.notebooks import chapter_notebook
+
+    collector = Collector(src_uri or Path(path).name)
+    document = Document.parse(str(path), *parsers(collector))
+    with contextlib.redirect_stdout(sys.stderr):  # a page's print() must not mix into our JSON
+        for example in document:
+            try:
+                example.evaluate()
+            except unittest.SkipTest:
+                continue
+    files = {}
+    for output in collector.outputs:
+        files.update(output.files)
+    files[collector.asset(f"{collector.src_uri.stem}.ipynb")] = chapter_notebook(document)
+    return PageRun(collector.outputs, files)
+
+
+def main(argv):
+    os.environ.setdefault("MPLBACKEND", "Agg")  # figures are drawn to files, never to a screen
+    path, src_uri = argv
+    try:
+        result = run(path, src_uri)
+    except Exception as error:  # report page:line, then fail
+        message = str(error)
+        where = relative(path)
+        if not message.startswith(where):  # directives name page:line themselves
+            message = f"{where}{_failing_line(error)}: {message}"
+        print(message, file=sys.stderr)
+        return 1
+    outputs = [{k: v for k, v in dataclasses.asdict(o).items() if k != "files"}
+               for o in result.outputs]
+    json.dump({"outputs": outputs, "files": result.files}, sys.stdout)
+    return 0
+
+
+def _failing_line(error):
+    example = getattr(error, "example", None)  # sybil.example.SybilFailure
+    if example is not None:
+        return f":{example.line}"
+    tb = error.__traceback__
+    line = ""
+    while tb is not None:  # deepest frame that ran page code
+        if tb.tb_frame.f_code.co_filename.endswith(".md"):
+            line = f":{tb.tb_lineno}"
+        tb = tb.tb_next
+    return line
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
