@@ -1,0 +1,21 @@
+"""MkDocs hook: math rendered by KaTeX while the site is built (scripts/katex.py).
+
+`$...$` and `$$...$$` become KaTeX's HTML and MathML in the page itself, so
+math reads correctly with JavaScript off and no page loads KaTeX's script;
+the site serves only KaTeX's CSS and fonts (scripts/hooks/assets.py).
+"""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # loaded by path: make `scripts` importable
+sys.dont_write_bytecode = True  # a __pycache__ under a watched folder would make `serve` rebuild again
+
+from scripts.katex import KatexExtension
+
+
+def on_config(config):
+    if any(isinstance(e, str) and e.startswith("pymdownx.arithmatex") for e in config.markdown_extensions):
+        raise ValueError("remove pymdownx.arithmatex from mkdocs.yml: scripts/hooks/math.py renders math")
+    config.markdown_extensions.append(KatexExtension())
+    return config
