@@ -31,6 +31,9 @@ from sklearn.datasets import make_moons
 from micrograd.engine import topological_order
 from micrograd.nn import MLP
 
+# plots that stay readable on a phone: narrow, sharp, large labels
+plt.rcParams.update({"figure.figsize": (5, 3.2), "figure.dpi": 144, "font.size": 11})
+
 # %% [markdown]
 # ## The data: two moons
 #
@@ -214,20 +217,19 @@ assert all(a == 1.0 for a in acc_history[settled:])
 # checks that, from the step printed above to the last).
 
 # %% [markdown]
-# ### Check yourself
+# <div class="admonition question">
+# <p class="admonition-title">Check yourself</p>
 #
 # What learning rate does the last step ($k = 99$) use? How many times
 # smaller is it than the first step's?
 #
-# <details>
-# <summary>Answer</summary>
-#
+# </div>
+
+# %% [markdown] tags=["answer"]
 # Put $k = 99$ into $\eta_k = 1 - 0.9 \cdot k / 100$. The cell below does it
 # with the same expression the loop used, and compares it with $\eta_0$.
-#
-# </details>
 
-# %%
+# %% tags=["answer"]
 lr_first = 1.0 - 0.9 * 0 / steps
 lr_last = 1.0 - 0.9 * (steps - 1) / steps
 print(f"first step: {lr_first:.3f}, last: {lr_last:.3f}")
@@ -240,8 +242,8 @@ print(f"the last is {lr_first / lr_last:.1f} times smaller")
 # stay visible. The two vertical lines mark the first step with 100%
 # accuracy and the step from which it stays there.
 
-# %%
-fig, ax = plt.subplots(figsize=(6, 3.5))
+# %% alt="The training loss per step on a logarithmic axis. It falls steeply and bumpily while the learning rate is large, then keeps creeping down. A dashed vertical line marks the first step with 100% accuracy, a dotted one the step from which it stays at 100%."
+fig, ax = plt.subplots()
 ax.plot(range(steps), loss_history, color="tab:purple")
 ax.axvline(first_perfect, color="gray", linestyle="--",
            label=f"first 100% (step {first_perfect})")
@@ -264,8 +266,8 @@ plt.show()
 # %% [markdown]
 # ## The accuracy curve
 
-# %%
-fig, ax = plt.subplots(figsize=(6, 3.5))
+# %% alt="Training accuracy in percent per step. It climbs in jumps of whole points, reaches 100% at the dashed line, dips below it for a while, and stays at 100% from the dotted line on."
+fig, ax = plt.subplots()
 ax.plot(range(steps), [100 * a for a in acc_history],
         color="tab:orange")
 ax.axvline(first_perfect, color="gray", linestyle="--",
@@ -294,7 +296,7 @@ plt.show()
 # score. The solid line is where the score is exactly 0: the decision
 # boundary. This uses the trained model, after the last update.
 
-# %%
+# %% alt="The two moons: orange circles labelled −1 and purple squares labelled +1, over the regions the trained network assigns to each class. The solid decision boundary, where the score is 0, curves between the moons and around the tip of each, with every point on its own side."
 # the trained model on the training points
 final_scores = [model(x).data for x in inputs]
 pairs = zip(final_scores, targets)
@@ -313,7 +315,7 @@ grid_scores = np.array(
 ).reshape(grid_x.shape)
 print(grid_x.size, "grid points scored")
 
-fig, ax = plt.subplots(figsize=(6, 4.5))
+fig, ax = plt.subplots(figsize=(5, 4))
 ax.contourf(grid_x, grid_y, grid_scores > 0,
             levels=[-0.5, 0.5, 1.5],
             colors=["#fde0c5", "#d9d2f0"])
@@ -342,15 +344,16 @@ plt.show()
 gc.enable()  # back to normal: the heavy cells are done
 
 # %% [markdown]
-# ## Check yourself
+# <div class="admonition question">
+# <p class="admonition-title">Check yourself</p>
 #
 # The accuracy is 100%, so every point is on the correct side. Why is the
 # loss still not zero? There are two candidate sources: which one is it in
 # this run?
 #
-# <details>
-# <summary>Answer</summary>
-#
+# </div>
+
+# %% [markdown] tags=["answer"]
 # 1. **The margin**: the hinge loss is zero only for points with
 #    $y_i s_i \ge 1$. A point can be on the correct side ($0 < y_i s_i < 1$)
 #    and still pay.
@@ -360,10 +363,8 @@ gc.enable()  # back to normal: the heavy cells are done
 #
 # The cell below splits the trained model's loss into the two parts and
 # counts the points still inside the margin.
-#
-# </details>
 
-# %%
+# %% tags=["answer"]
 data_loss, reg_loss, acc = loss_and_accuracy(model)
 margins = [t * s for t, s in zip(targets, final_scores)]
 inside = sum(m < 1 for m in margins)

@@ -10,12 +10,16 @@ import re
 import subprocess
 import sys
 
-import jupytext
+import json
+
 import nbclient
+import nbformat
 import pytest
 from nbclient.exceptions import CellExecutionError
 
-from scripts.examples import ROOT
+from scripts import ROOT
+from scripts.notebooks import executed as execute
+from tests.helpers import page_urls
 
 NOTEBOOK = ROOT / "docs" / "06-training.py"
 ANSI_COLOUR = re.compile(r"\x1b\[[0-9;]*m")  # IPython colours its tracebacks
@@ -23,17 +27,12 @@ ANSI_COLOUR = re.compile(r"\x1b\[[0-9;]*m")  # IPython colours its tracebacks
 
 @pytest.fixture(scope="module")
 def executed():
-    nb = jupytext.read(NOTEBOOK)
-    client = nbclient.NotebookClient(
-        nb, timeout=600, kernel_name="python3",
-        resources={"metadata": {"path": str(ROOT)}},  # cwd = repo root, as under mkdocs
-    )
+    """The notebook as the site build executes it (cached on the notebook and micrograd/)."""
     try:
-        client.execute()
+        return execute(NOTEBOOK)
     except CellExecutionError as error:  # holds the cell's source and its traceback
         traceback = ANSI_COLOUR.sub("", str(error))
         pytest.fail(f"{NOTEBOOK}: a cell failed\n{traceback}", pytrace=False)
-    return nb
 
 
 def outputs(nb):
@@ -81,3 +80,45 @@ def test_same_numbers_as_a_plain_python_run(executed):
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout == printed_text(executed)
+
+
+def test_every_page_downloads_as_a_notebook_that_runs(site):
+    """Each page's .ipynb (made by the build from the page) runs top to bottom in a kernel."""
+    ran = []
+    for path, _ in page_urls(site):
+        stem = "index" if path == "." else path
+        download = site / stem / f"{stem}.ipynb"
+        notebook = nbformat.reads(download.read_text(encoding="utf-8"), as_version=4)
+        client = nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3",
+                                         resources={"metadata": {"path": str(ROOT)}})
+        try:
+            client.execute()
+        except CellExecutionError as error:
+            pytest.fail(f"{download.relative_to(site)}: {ANSI_COLOUR.sub('', str(error))}", pytrace=False)
+        code = [c for c in notebook.cells if c.cell_type == "code"]
+        assert code and all(c.execution_count for c in code), download
+        ran.append(stem)
+    assert len(ran) == len(page_urls(site))
+
+
+def test_a_chapter_notebook_keeps_the_page_order_and_its_hidden_setup(tmp_path):
+    from sybil import Document
+
+    from scripts.notebooks import chapter_notebook
+    page = tmp_path / "page.md"
+    page.write_text(
+        "# Title\n\nProse $x$.\n\n<!-- invisible-code-block: python\nsecret = 2\n-->\n\n"
+        "```python\ny = secret + 1\n```\n<!-- figure: alt -->\n\n"
+        "!!! question \"Check yourself\"\n    What is y?\n\n"
+        "??? success \"Answer\"\n    Three.\n\n    ```python\n    >>> y\n    3\n    >>> y * 2\n    6\n    ```\n\n"
+        "    Still the answer.\n\nAfter.\n")
+    cells = json.loads(chapter_notebook(Document(page.read_text(), str(page))))["cells"]
+    sources = ["".join(c["source"]) for c in cells]
+    kinds = [c["cell_type"] for c in cells]
+    assert kinds == ["markdown", "markdown", "code", "code", "markdown", "code", "code", "markdown"]
+    assert sources[1] == "# Title\n\nProse $x$."
+    assert sources[2].endswith("secret = 2") and sources[3] == "y = secret + 1"
+    assert sources[4] == "**Check yourself**\n\nWhat is y?\n\n**Answer**\n\nThree."
+    assert sources[5:7] == ["y", "y * 2"]
+    assert sources[7] == "Still the answer.\n\nAfter."
+    assert [c["id"] for c in cells] == [f"cell-{i}" for i in range(1, 9)]

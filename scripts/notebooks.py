@@ -1,0 +1,249 @@
+"""Jupyter notebooks: every chapter as a download, and the training notebook, executed once.
+
+chapter_notebook(document): a Markdown chapter as an .ipynb, its Python
+blocks as code cells in page order (hidden setup included, doctests as the
+code they run), its prose as Markdown cells.
+
+executed(path): the training notebook (docs/06-training.py, jupytext percent
+format) run cell by cell in a Jupyter kernel, cached on the notebook's text
+and the source of micrograd/, so a build re-executes it
+only when one of them changed; site_notebook(path) is that run prepared for
+the site (math rendered by KaTeX, plots with alt text).
+"""
+
+import base64
+import copy
+import doctest
+import fcntl
+import hashlib
+import re
+from pathlib import Path
+
+import jupytext
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+from scripts import ROOT
+from scripts.directives import relative
+from scripts.examples import python_blocks
+
+CACHE = ROOT / ".cache" / "notebooks"
+KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
+
+_COMMENT = re.compile(r"[ \t]*<!--.*?-->[ \t]*\n?", re.DOTALL)
+# !!! note "Title", ??? success "Answer", ???+ tip, === "Tab": Material's block syntax
+_BLOCK_TITLE = re.compile(r'^(?P<indent>[ \t]*)(?:!!!|\?\?\?\+?|===)\s*(?P<kind>[\w-]*)\s*(?:"(?P<title>[^"]*)")?\s*$')
+_PLACEHOLDER = re.compile(r"^[ \t]*\x00(\d+)\x00$")
+
+
+def chapter_notebook(document):
+    """A chapter page (a parsed sybil.Document) as notebook JSON text (nbformat 4).
+
+    Admonitions and tabs become bold titles over their dedented text; HTML
+    comments (figure alt text, skips, directives) are dropped; a block that
+    only includes a file at build time (`--8<--`) becomes a note linking it.
+    """
+    text, codes = document.text, []
+    pieces, place = [], 0
+    for block in python_blocks(document):
+        first_line = text[block.start : text.find("\n", block.start)]
+        indent = first_line[: len(first_line) - len(first_line.lstrip())]  # inside an admonition
+        end = block.end
+        if "directive" in block.lexemes:  # an invisible-code-block: the comment's --> too
+            end = text.index("-->", end) + 3
+        pieces += [text[place:block.start], f"{indent}\x00{len(codes)}\x00"]
+        codes.append((str(block.lexemes["source"]), "directive" in block.lexemes))
+        place = end
+    pieces.append(text[place:])
+    markdown = _COMMENT.sub("", "".join(pieces))
+    cells = [new_markdown_cell(
+        f"*Generated from `{relative(document.path)}` of Backprop, Verified. Run it from a clone "
+        "of the repository, where `import micrograd` finds the bundled package.*")]
+    prose = []
+    for line in _dedent_blocks(markdown.splitlines()):
+        placeholder = _PLACEHOLDER.match(line)
+        if placeholder is None:
+            prose.append(line)
+            continue
+        _flush(prose, cells)
+        source, hidden = codes[int(placeholder.group(1))]
+        cells += _code_cells(source, hidden)
+    _flush(prose, cells)
+    for number, cell in enumerate(cells, start=1):
+        cell.id = f"cell-{number}"  # nbformat draws random ids: the same page, the same bytes
+    notebook = new_notebook(cells=cells, metadata={"kernelspec": KERNELSPEC})
+    return nbformat.writes(notebook)
+
+
+def _dedent_blocks(lines):
+    """Material admonitions and tabs as a bold title and their content dedented."""
+    open_blocks = []  # indents of the titles of the blocks we are inside
+    for line in lines:
+        indent = len(line) - len(line.lstrip())
+        while open_blocks and line.strip() and indent < open_blocks[-1] + 4:
+            open_blocks.pop()
+        depth = 4 * len(open_blocks)
+        line = line[depth:] if line[:depth].strip() == "" else line.lstrip()
+        title = _BLOCK_TITLE.match(line)
+        if title:
+            name = title.group("title") or title.group("kind").capitalize()
+            yield f"{title.group('indent')}**{name}**"
+            yield ""
+            open_blocks.append(indent)
+        else:
+            yield line
+
+
+def _flush(prose, cells):
+    text = "\n".join(prose).strip("\n")
+    if text.strip():
+        cells.append(new_markdown_cell(text))
+    prose.clear()
+
+
+def _code_cells(source, hidden):
+    if "--8<--" in source:  # the page includes a file here at build time
+        included = re.findall(r'--8<--\s*"([^"]+)"', source)
+        return [new_markdown_cell(f"The page shows `{', '.join(included)}` here: open it in the "
+                                  "repository.")]
+    if hidden:
+        return [new_code_cell("# setup that the page runs without showing it\n" + source.rstrip())]
+    if not source.lstrip().startswith(">>>"):
+        return [new_code_cell(source.rstrip())]
+    cells, group = [], []
+    for example in doctest.DocTestParser().get_examples(source):
+        group.append(example.source.rstrip())
+        if example.want or example.exc_msg:  # one cell per shown result, with the statements before it
+            cell = new_code_cell("\n".join(group))
+            if example.exc_msg is not None:  # the page shows this error on purpose
+                cell.metadata["tags"] = ["raises-exception"]  # Jupyter's tag: run on past it
+            cells.append(cell)
+            group = []
+    if group:
+        cells.append(new_code_cell("\n".join(group)))
+    return cells
+
+
+# --- The training notebook ---------------------------------------------------------
+
+def cache_key(path):
+    """sha256 of the notebook and every micrograd/*.py: what its outputs depend on."""
+    digest = hashlib.sha256()
+    for source in [path, *sorted((ROOT / "micrograd").rglob("*.py"))]:
+        digest.update(str(relative(source)).encode())
+        digest.update(open(source, "rb").read())
+    return digest.hexdigest()
+
+
+def executed(path, timeout=600):
+    """The notebook at `path` executed in a python3 kernel (cwd: the repository), as a NotebookNode.
+
+    Cached in .cache/notebooks/ under cache_key(path); a file lock makes
+    parallel builds and test workers run it once. Raises
+    nbclient.exceptions.CellExecutionError (with the cell and traceback) if
+    a cell fails.
+    """
+    import nbclient
+
+    CACHE.mkdir(parents=True, exist_ok=True)
+    key = cache_key(path)
+    cached = CACHE / f"{key}.ipynb"
+    with open(CACHE / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not cached.exists():
+            notebook = jupytext.read(path)
+            notebook.metadata["kernelspec"] = KERNELSPEC
+            nbclient.NotebookClient(notebook, timeout=timeout, kernel_name="python3",
+                                    resources={"metadata": {"path": str(ROOT)}}).execute()
+            tmp = cached.with_suffix(".tmp")
+            nbformat.write(notebook, tmp)
+            tmp.replace(cached)
+            for stale in CACHE.glob("*.ipynb"):
+                if stale != cached:
+                    stale.unlink()
+    return nbformat.read(cached, as_version=4)
+
+
+def site_notebook(path):
+    """The executed notebook prepared for the site: a path to an .ipynb in .cache/notebooks/.
+
+    Markdown cells get their math rendered by KaTeX (scripts/katex.py); each
+    PNG output becomes an <img> with the alt text from its cell's metadata
+    ("alt" in the jupytext cell header, one entry per plot); each run of
+    cells tagged "answer" (the explanation and the code that computes it)
+    folds into one `<details>` below its question, as in the Markdown
+    chapters. Raises ValueError naming the cell when a plot has no alt text
+    or an answer cell holds anything but text output.
+    """
+    from scripts.katex import render_markdown_math
+
+    notebook = copy.deepcopy(executed(path))
+    notebook.cells = _fold_answers(notebook.cells, path)
+    for number, cell in enumerate(notebook.cells, start=1):
+        if cell.cell_type == "markdown":
+            cell.source = render_markdown_math(cell.source)
+        elif cell.cell_type == "code":
+            cell.outputs = _plots_with_alt(cell, number, path)
+    text = nbformat.writes(notebook)
+    # named as the page (mkdocs-jupyter matches the name), in a folder named by the content
+    prepared = CACHE / f"site-{hashlib.sha256(text.encode()).hexdigest()[:16]}" / f"{Path(path).stem}.ipynb"
+    if not prepared.exists():
+        prepared.parent.mkdir(parents=True, exist_ok=True)
+        prepared.write_text(text, encoding="utf-8")
+    for stale in CACHE.glob(f"site-*/{Path(path).stem}.ipynb"):
+        if stale != prepared:
+            stale.unlink()
+            stale.parent.rmdir()
+    return prepared
+
+
+def _fold_answers(cells, path):
+    folded, answer = [], []
+    for cell in [*cells, None]:
+        if cell is not None and "answer" in cell.metadata.get("tags", []):
+            answer.append(cell)
+            continue
+        if answer:
+            fold = new_markdown_cell(_answer_markdown(answer, path))
+            fold.id = answer[0].id  # a stable id, not nbformat's random one
+            folded.append(fold)
+            answer = []
+        if cell is not None:
+            folded.append(cell)
+    return folded
+
+
+def _answer_markdown(cells, path):
+    parts = ['<details class="success">\n<summary>Answer</summary>\n']
+    for cell in cells:
+        if cell.cell_type == "markdown":
+            parts.append(cell.source)
+            continue
+        parts.append(f"```python\n{cell.source}\n```")
+        for output in cell.outputs:
+            text = output.get("text") or output.get("data", {}).get("text/plain")
+            if output.output_type not in ("stream", "execute_result") or text is None:
+                raise ValueError(f"{relative(path)}: an answer cell may only print text, "
+                                 f"not {output.output_type}")
+            parts.append(f"```text\n{text.rstrip()}\n```")
+    return "\n\n".join(parts) + "\n\n</details>"
+
+
+def _plots_with_alt(cell, number, path):
+    alts = list(cell.metadata.get("alt", []))
+    if isinstance(cell.metadata.get("alt"), str):
+        alts = [cell.metadata["alt"]]
+    outputs = []
+    for output in cell.outputs:
+        png = output.get("data", {}).get("image/png")
+        if png is None:
+            outputs.append(output)
+            continue
+        if not alts:
+            raise ValueError(f"{relative(path)}: code cell {number} draws a plot without alt text: "
+                             'give the cell header `alt="..."`')
+        alt = alts.pop(0).replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+        base64.b64decode(png, validate=True)
+        html = f'<img class="plot" alt="{alt}" src="data:image/png;base64,{png.strip()}">'
+        outputs.append(nbformat.v4.new_output("display_data", data={"text/html": html}))
+    return outputs
