@@ -1,46 +1,22 @@
-"""The built site: a strict build, figures that match their pages' code,
-rendered math, and no request to another host."""
+"""The built site, read as files: a strict build, generated files that match their pages'
+code byte for byte, math rendered at build time, sources and notebooks for every page, and
+no reference to another host. (tests/test_browser.py opens the same build in Chromium.)"""
 
-import functools
-import http.server
-import os
-import shutil
-import subprocess
-import sys
-import threading
-import time
+import html as htmllib
+import json
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
-from scripts.examples import ROOT
-from scripts.figures import render
+from scripts import ROOT
+from scripts.pages import run
+from tests.helpers import mkdocs_build, page_urls
 
 DOCS = ROOT / "docs"
-CHAPTERS = sorted(p for p in DOCS.glob("[0-9][0-9]-*.md"))
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-
-
-def mkdocs_build(config, site_dir):
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(site_dir)],
-        cwd=ROOT, capture_output=True, text=True, env=env,
-    )
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    site_dir = tmp_path_factory.mktemp("site")
-    start = time.perf_counter()
-    result = mkdocs_build(ROOT / "mkdocs.yml", site_dir)
-    seconds = time.perf_counter() - start
-    assert result.returncode == 0, result.stdout + result.stderr
-    warnings = [line for line in result.stderr.splitlines() if line.startswith("WARNING")]
-    assert not warnings, warnings
-    print(f"strict site build: {seconds:.1f} s")
-    return site_dir
+MARKDOWN_PAGES = sorted(DOCS.glob("*.md"))
+CHAPTERS = sorted(DOCS.glob("[0-9][0-9]-*.md"))
 
 
 class Tags(HTMLParser):
@@ -55,29 +31,37 @@ class Tags(HTMLParser):
         self.tags.append((tag, dict(attrs)))
 
 
-def built_page(site, md_path):
-    stem = md_path.relative_to(DOCS).with_suffix("")
-    html = site / ("index.html" if stem.name == "index" else f"{stem}/index.html")
-    return html, Tags(html.read_text(encoding="utf-8")).tags
+def built_html(site, src_uri):
+    stem = Path(src_uri).with_suffix("")
+    return site / ("index.html" if stem.name == "index" else f"{stem}/index.html")
 
 
-@pytest.mark.parametrize("md_path", sorted(DOCS.rglob("*.md")), ids=lambda p: p.name)
-def test_figures_in_the_build_are_the_ones_the_page_code_draws(site, md_path):
-    html, tags = built_page(site, md_path)
+def test_the_strict_build_passes_without_warnings(site_build):
+    assert site_build["returncode"] == 0, site_build["output"]
+    warnings = [line for line in site_build["output"].splitlines() if line.startswith("WARNING")]
+    assert not warnings, warnings
+    print(f"strict site build: {site_build['seconds']} s")
+
+
+@pytest.mark.parametrize("md_path", MARKDOWN_PAGES, ids=lambda p: p.name)
+def test_every_generated_file_is_what_a_fresh_run_of_its_page_makes(site, md_path):
+    """Figures, traces and the page's notebook: byte-identical to running the page again now."""
+    fresh = run(md_path, md_path.name)
+    assert fresh.files, md_path.name
+    for uri, content in fresh.files.items():
+        built = (site / uri).read_text(encoding="utf-8")
+        assert built == content, f"{md_path.name}: {uri} differs from a fresh run"
+
+
+@pytest.mark.parametrize("md_path", MARKDOWN_PAGES, ids=lambda p: p.name)
+def test_every_figure_is_in_its_page_with_alt_text(site, md_path):
+    tags = Tags(built_html(site, md_path.name).read_text(encoding="utf-8")).tags
     images = [a for tag, a in tags if tag == "img" and "graph" in a.get("class", "").split()]
-    figures = render(md_path)  # runs the page's code again, now
-    assert len(images) == len(figures)
-    for image, figure in zip(images, figures):
-        svg = (html.parent / image["src"]).resolve()
-        assert svg.suffix == ".svg" and svg.is_relative_to(site)
-        assert svg.read_text(encoding="utf-8") == figure.svg, f"{md_path.name}:{figure.line}"
-        assert image["alt"].strip() and image["alt"] == figure.alt.replace("[", "(").replace("]", ")")
+    figures = sorted(site.glob(f"{md_path.stem}/figure-*.svg"), key=lambda p: int(p.stem[7:]))
+    assert [image["src"].split("/")[-1] for image in images] == [f.name for f in figures]
+    assert all(image["alt"].strip() for image in images)
     if md_path in CHAPTERS:
         assert len(figures) >= 3, f"{md_path.name} has {len(figures)} figures"
-
-
-def test_at_least_twelve_figures_across_the_site(site):
-    assert len(list(site.rglob("figure-*.svg"))) >= 12
 
 
 # Attributes through which a page makes the browser load something.
@@ -87,13 +71,13 @@ LOADS = {"script": "src", "link": "href", "img": "src", "iframe": "src", "source
 
 def test_no_page_refers_to_a_resource_on_another_host(site):
     offending = []
-    for html in site.rglob("*.html"):
-        for tag, attrs in Tags(html.read_text(encoding="utf-8")).tags:
+    for page in site.rglob("*.html"):
+        for tag, attrs in Tags(page.read_text(encoding="utf-8")).tags:
             url = attrs.get(LOADS.get(tag, ""), "") or ""
             if tag == "link" and attrs.get("rel") in ("canonical", "alternate", "author"):
                 continue
             if url.startswith(("http:", "https:", "//")):
-                offending.append(f"{html.relative_to(site)}: <{tag}> {url}")
+                offending.append(f"{page.relative_to(site)}: <{tag}> {url}")
     for css in site.rglob("*.css"):
         text = css.read_text(encoding="utf-8")
         for marker in ("url(http", "url(//", "url('http", 'url("http', "@import"):
@@ -102,82 +86,58 @@ def test_no_page_refers_to_a_resource_on_another_host(site):
     assert not offending, offending
 
 
-def test_every_page_links_to_its_source(site):
-    for md_path in sorted(DOCS.rglob("*.md")):
-        html, tags = built_page(site, md_path)
-        links = [a["href"] for tag, a in tags if tag == "a" and "_sources/" in a.get("href", "")]
-        assert links, md_path.name
-        assert (html.parent / links[0]).resolve().read_text(encoding="utf-8") == md_path.read_text(encoding="utf-8")
+def test_math_is_rendered_in_the_html_and_no_page_loads_katex_script(site):
+    with_math = 0
+    for path, _ in page_urls(site):
+        page = site / path / "index.html"
+        text = page.read_text(encoding="utf-8")
+        scripts = [a.get("src", "") for tag, a in Tags(text).tags if tag == "script"]
+        assert not [s for s in scripts if "katex" in s.lower() or "mathjax" in s.lower()], (path, scripts)
+        formulas = text.count('class="katex"')
+        with_math += formulas > 0
+        assert "katex-error" not in text, path
+        # no TeX left for a script: every arithmatex wrapper holds KaTeX's output
+        wrappers = re.findall(r'<(?:span|div) class="arithmatex">(.{0,20})', text)
+        assert all(w.startswith('<span class="katex') for w in wrappers), (path, wrappers[:3])
+        assert formulas >= len(wrappers), path
+    assert with_math >= 8  # the home page, seven chapters, the notebook
+    assert not list(site.rglob("katex*.js"))
 
 
-@pytest.fixture(scope="module")
-def browser_pages(site):
-    """Each built page opened in Debian's Chromium: (path, requests, katex, errors, images)."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Chromium is not installed: `bash scripts/dev.sh test` installs it (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    handler = functools.partial(QuietHandler, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    origin = f"http://127.0.0.1:{server.server_address[1]}"
-    results = []
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
-                "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run"])
-            page = browser.new_page()
-            for html in sorted(site.rglob("index.html")):
-                if html.parent.name in ("search", "assets"):
-                    continue
-                requests = []
-
-                def record(request, requests=requests):  # Playwright tags its handlers: a plain function
-                    requests.append(request.url)
-
-                page.on("request", record)
-                path = html.parent.relative_to(site).as_posix()
-                page.goto(f"{origin}/{'' if path == '.' else path + '/'}", wait_until="networkidle")
-                images = page.evaluate(
-                    "Promise.all(Array.from(document.images).map(i => { i.loading = 'eager';"
-                    " return i.decode().then(() => i.naturalWidth, () => 0); }))")
-                results.append((path, requests,
-                                page.locator(".katex").count(), page.locator(".katex-error").count(),
-                                page.locator(".arithmatex").count(), images))
-                page.remove_listener("request", record)
-            browser.close()
-    finally:
-        server.shutdown()
-    return origin, results
+def test_every_page_links_to_its_source_and_its_notebook(site):
+    for path, _ in page_urls(site):
+        page = site / path / "index.html"
+        links = {a.get("aria-label"): a["href"] for tag, a in Tags(page.read_text(encoding="utf-8")).tags
+                 if tag == "a" and "md-content__button" in a.get("class", "")}
+        source_page = (page.parent / links["View the source of this page"]).resolve()
+        assert source_page.suffix == ".html" and source_page.is_relative_to(site)
+        name = source_page.name.removesuffix(".html")
+        source = (DOCS / name).read_text(encoding="utf-8")
+        shown = source_page.read_text(encoding="utf-8")
+        assert '<meta charset="utf-8">' in shown
+        assert htmllib.escape(source) in shown
+        assert (source_page.parent / f"{name}.txt").read_text(encoding="utf-8") == source
+        notebook = json.loads((page.parent / links["Download this page as a Jupyter notebook"])
+                              .read_text(encoding="utf-8"))
+        assert notebook["nbformat"] == 4 and any(c["cell_type"] == "code" for c in notebook["cells"])
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-def test_pages_load_nothing_from_another_host(browser_pages):
-    origin, results = browser_pages
-    foreign = {path: [u for u in urls if not u.startswith((origin, "data:", "blob:"))]
-               for path, urls, *_ in results}
-    assert len(results) >= 10
-    assert not any(foreign.values()), foreign
-
-
-def test_math_is_rendered_by_katex(browser_pages):
-    _, results = browser_pages
-    with_math = [(path, katex, errors, spans) for path, _, katex, errors, spans, _ in results if spans]
-    assert len(with_math) >= 4
-    for path, katex, errors, spans in with_math:
-        assert errors == 0, f"{path}: {errors} KaTeX errors"
-        assert katex >= spans, f"{path}: {spans} formulas, {katex} rendered"
-
-
-def test_every_figure_loads_in_the_browser(browser_pages):
-    _, results = browser_pages
-    for path, *_, images in results:
-        assert all(width > 0 for width in images), f"{path}: an image did not load"
+def test_a_page_named_with_edit_links_to_its_own_source(tmp_path):
+    """Material's "view" link is edit_url with "edit" replaced by "raw": 10-editing.md became 10-rawing.md."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Home\n")
+    (docs / "10-editing.md").write_text("# Editing\n\nA dot: a·b, a minus: −3.\n")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(
+        f"site_name: edit\ndocs_dir: {docs}\ntheme:\n  name: material\n  custom_dir: {ROOT / 'scripts/overrides'}\n"
+        f"  features: [content.action.view]\nhooks:\n  - {ROOT / 'scripts/hooks/sources.py'}\n")
+    result = mkdocs_build(config, tmp_path / "site")
+    assert result.returncode == 0, result.stderr
+    page = (tmp_path / "site" / "10-editing" / "index.html").read_text(encoding="utf-8")
+    assert 'href="../_sources/10-editing.md.html"' in page
+    shown = (tmp_path / "site" / "_sources" / "10-editing.md.html").read_text(encoding="utf-8")
+    assert "a·b, a minus: −3" in shown
 
 
 def test_a_figure_that_cannot_be_drawn_fails_the_build_with_page_and_line(tmp_path):
@@ -188,15 +148,21 @@ def test_a_figure_that_cannot_be_drawn_fails_the_build_with_page_and_line(tmp_pa
         "draw_dot(x.missing)\n```\n<!-- figure: a graph that cannot be drawn -->\n"
     )
     config = tmp_path / "mkdocs.yml"
-    config.write_text(f"site_name: broken\ndocs_dir: {docs}\nhooks:\n  - {ROOT / 'scripts' / 'hooks.py'}\n")
+    config.write_text(f"site_name: broken\ndocs_dir: {docs}\nhooks:\n  - {ROOT / 'scripts/hooks/pages.py'}\n")
     result = mkdocs_build(config, tmp_path / "site")
     assert result.returncode != 0
     assert "index.md:6" in result.stdout + result.stderr
     assert "missing" in result.stdout + result.stderr
 
 
-def test_the_notebook_page_shows_three_plots_and_100_percent(site):
-    html = (site / "06-training" / "index.html").read_text(encoding="utf-8")
-    plots = [a for tag, a in Tags(html).tags if tag == "img" and a.get("src", "").startswith("data:image/png")]
+def test_the_notebook_page_shows_its_plots_with_alt_text_and_100_percent(site):
+    text = (site / "06-training" / "index.html").read_text(encoding="utf-8")
+    tags = Tags(text).tags
+    plots = [a for tag, a in tags if tag == "img" and a.get("src", "").startswith("data:image/png")]
     assert len(plots) == 3  # loss curve, accuracy curve, decision boundary, drawn during the build
-    assert "final training accuracy: 100%" in html
+    assert all(len(p["alt"]) > 40 and "No description" not in p["alt"] for p in plots)
+    assert "final training accuracy: 100%" in text
+    ids = [a["id"] for tag, a in tags if tag in ("h1", "h2", "h3", "h4") and "id" in a]
+    assert len(ids) == len(set(ids)), ids
+    assert text.count('<details class="success">') == 2  # both answers folded, as in the chapters
+    assert text.count('class="katex"') >= 20

@@ -1,0 +1,77 @@
+"""Fixtures for the tests of the built site: one strict build per test run, shared by every
+test module and every pytest-xdist worker, and Debian's Chromium driven by Playwright."""
+
+import fcntl
+import functools
+import http.server
+import json
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from scripts import ROOT
+from tests.helpers import BROWSER_ARGS, chromium, mkdocs_build
+
+@pytest.fixture(scope="session")
+def site_build(tmp_path_factory):
+    """The site built once per test run: {"site": Path, "returncode", "output", "seconds"}.
+
+    Under pytest-xdist the first worker builds and the others wait on a lock
+    and read its result, so a run pays for one build.
+    """
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the run's folder, above each worker's own
+    site, record = shared / "site", shared / "site-build.json"
+    with open(shared / "site-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not record.exists():
+            start = time.perf_counter()
+            result = mkdocs_build(ROOT / "mkdocs.yml", site)
+            record.write_text(json.dumps({
+                "site": str(site), "returncode": result.returncode,
+                "output": result.stdout + result.stderr,
+                "seconds": round(time.perf_counter() - start, 1)}))
+    build = json.loads(record.read_text())
+    build["site"] = Path(build["site"])
+    return build
+
+
+@pytest.fixture(scope="session")
+def site(site_build):
+    """The built site's folder; fails (once, with MkDocs' output) if the strict build failed."""
+    assert site_build["returncode"] == 0, site_build["output"]
+    return site_build["site"]
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def origin(site):
+    """http://127.0.0.1:<port>: the built site served over HTTP, as a static host would."""
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium under Playwright (never a browser Playwright downloads)."""
+    path = chromium()
+    if not Path(path).exists():
+        pytest.skip(f"Chromium is not installed at {path}: `bash scripts/dev.sh test` installs it "
+                    "(apt-get install chromium), or set CHROMIUM to a Chromium binary")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=path, args=BROWSER_ARGS)
+        yield browser
+        browser.close()

@@ -1,0 +1,38 @@
+"""Helpers for the site and browser tests (imported by tests/conftest.py and the test modules)."""
+
+import os
+import shutil
+import subprocess
+import sys
+
+from scripts import ROOT
+
+BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def chromium():
+    """Path of a Chromium binary: $CHROMIUM (scripts/dev.sh sets it), else Debian's or Ubuntu's name."""
+    return (os.environ.get("CHROMIUM") or shutil.which("chromium")
+            or shutil.which("chromium-browser") or "/usr/bin/chromium")
+
+
+def mkdocs_build(config, site_dir):
+    """`mkdocs build --strict` of `config` into `site_dir`: the CompletedProcess."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(site_dir)],
+        cwd=ROOT, capture_output=True, text=True, env=env,
+    )
+
+
+
+def page_urls(site):
+    """(path, URL path) of every page of the built site, e.g. ("04-engine", "/04-engine/")."""
+    pages = []
+    for html in sorted(site.rglob("index.html")):
+        path = html.parent.relative_to(site).as_posix()
+        if path.split("/")[0] in ("search", "assets", "_sources"):
+            continue
+        pages.append((path, "/" if path == "." else f"/{path}/"))
+    return pages

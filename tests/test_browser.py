@@ -1,0 +1,129 @@
+"""The built site in Debian's Chromium, as a reader opens it: every page loads from its own
+host only, without console errors; math and figures read with JavaScript off; "view source"
+shows the right characters; the notebook page fits a phone; axe finds no serious problem."""
+
+import json
+
+import pytest
+
+from scripts import ROOT
+from tests.helpers import page_urls
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+PHONE = {"width": 390, "height": 844}
+
+# axe rules that fail because of the theme (Material for MkDocs), not our content or CSS.
+# Each entry: rule id -> why it is left. Anything else serious or critical fails the test.
+AXE_ALLOWED = {
+    "aria-dialog-name": "Material's search box is a role=dialog <div class=md-search> without a "
+                        "name; it is the theme's own partial (search.html)",
+}
+
+
+@pytest.fixture(scope="module")
+def visits(browser, origin, site):
+    """Each page (and one source page) opened in light and dark mode with JavaScript on.
+
+    {(path, scheme): {"requests", "errors", "images" (natural widths), "axe" (violations)}}
+    """
+    results = {}
+    for scheme in ("light", "dark"):
+        context = browser.new_context(color_scheme=scheme)
+        for path, url in [*page_urls(site), ("_sources", "/_sources/04-engine.md.html")]:
+            page = context.new_page()  # a page per visit: its own request and console logs
+            requests, errors = [], []
+            page.on("request", lambda r, requests=requests: requests.append(r.url))
+            page.on("console", lambda m, errors=errors: m.type == "error" and errors.append(m.text))
+            page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
+            page.goto(origin + url, wait_until="networkidle")
+            images = page.evaluate(
+                "Promise.all(Array.from(document.images).map(i => { i.loading = 'eager';"
+                " return i.decode().then(() => i.naturalWidth, () => 0); }))")
+            page.add_script_tag(path=str(AXE))
+            axe = page.evaluate("axe.run(document, {resultTypes: ['violations']})")["violations"]
+            results[path, scheme] = {"requests": requests, "errors": errors, "images": images, "axe": axe}
+            page.close()
+        context.close()
+    return results
+
+
+def test_pages_load_nothing_from_another_host_and_log_no_error(visits, origin):
+    assert len(visits) >= 2 * 11  # the home page, every chapter, a source page; light and dark
+    for (path, scheme), visit in visits.items():
+        foreign = [u for u in visit["requests"] if not u.startswith((origin, "data:", "blob:"))]
+        assert not foreign, (path, scheme, foreign)
+        assert not visit["errors"], (path, scheme, visit["errors"])
+
+
+def test_every_image_loads(visits):
+    for (path, scheme), visit in visits.items():
+        assert all(width > 0 for width in visit["images"]), (path, scheme)
+
+
+def test_axe_finds_no_serious_problem_in_light_or_dark_mode(visits):
+    found = {}
+    for (path, scheme), visit in visits.items():
+        for violation in visit["axe"]:
+            if violation["impact"] in ("serious", "critical") and violation["id"] not in AXE_ALLOWED:
+                targets = [n["target"] for n in violation["nodes"]][:3]
+                found.setdefault(f"{path} ({scheme})", []).append(
+                    f"{violation['id']}: {violation['help']} {json.dumps(targets)}")
+    assert not found, json.dumps(found, indent=1)
+
+
+def test_math_and_figures_read_with_javascript_off(browser, origin, site):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    checked = 0
+    for path, url in page_urls(site):
+        page.goto(origin + url)
+        formulas = page.locator(".katex-html")
+        if formulas.count() == 0:
+            continue
+        # KaTeX's layout is CSS only: each formula has a size, and no TeX source is left over
+        sizes = formulas.evaluate_all("els => els.map(e => e.getBoundingClientRect().width)")
+        assert all(width > 0 for width in sizes), path
+        text = page.locator("article").inner_text()
+        assert "\\(" not in text and "\\frac" not in text, path
+        checked += 1
+    assert checked >= 8
+    page.goto(origin + "/01-computational-graphs/")
+    assert page.locator("img.graph").count() >= 3
+    context.close()
+
+
+def test_view_source_shows_the_right_characters(browser, origin):
+    page = browser.new_page()
+    page.goto(origin + "/04-engine/")
+    page.get_by_label("View the source of this page").click()
+    page.wait_for_load_state()
+    assert page.url.endswith("/_sources/04-engine.md.html")
+    text = page.locator("pre").inner_text()
+    assert text.rstrip("\n") == (ROOT / "docs" / "04-engine.md").read_text(encoding="utf-8").rstrip("\n")
+    assert "Â" not in text and "â€" not in text
+    page.close()
+
+
+def test_the_notebook_page_fits_a_phone(browser, origin):
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(origin + "/06-training/")
+    layout = page.evaluate("""() => {
+      const article = document.querySelector("article");
+      const prompts = Array.from(document.querySelectorAll(".jp-InputPrompt, .jp-OutputPrompt"));
+      const plots = Array.from(document.querySelectorAll("img.plot"));
+      const outputs = Array.from(document.querySelectorAll(".jp-OutputArea-output pre"));
+      return {
+        pageWidth: document.documentElement.scrollWidth,
+        article: article.getBoundingClientRect().width,
+        visiblePrompts: prompts.filter(p => p.getBoundingClientRect().width > 0).length,
+        plots: plots.map(p => p.getBoundingClientRect().width),
+        wrapping: outputs.filter(o => getComputedStyle(o).whiteSpace !== "pre").length,
+        outputs: outputs.length,
+      };
+    }""")
+    assert layout["pageWidth"] <= PHONE["width"], layout
+    assert layout["visiblePrompts"] == 0, layout
+    assert len(layout["plots"]) == 3 and all(w >= 0.95 * layout["article"] for w in layout["plots"]), layout
+    assert layout["outputs"] > 5 and layout["wrapping"] == 0, layout
+    context.close()
