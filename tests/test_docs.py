@@ -1,4 +1,4 @@
-"""The chapters' examples: none goes uncollected, none silently disappears,
+"""The chapters' examples: none goes uncollected, none silently appears or disappears,
 and a failure names docs/<page>.md:<line>."""
 
 import re
@@ -14,9 +14,9 @@ from scripts.examples import ROOT, parsers
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.rglob("*.md"))
 
-# Python examples (code blocks and doctest examples) per page. A page may gain
-# examples; losing one (a fence that stopped being collected, a deleted
-# check) fails until this record is lowered on purpose.
+# Python examples (code blocks and doctest examples) per page, exactly. A page
+# that gains or loses one (a new check, a fence that stopped being collected, a
+# deleted check) fails until this record is updated on purpose.
 RECORDED_EXAMPLES = {
     "index.md": 4,
     "01-computational-graphs.md": 46,
@@ -59,12 +59,22 @@ def test_every_python_fence_is_collected(page):
     assert not missed, f"{page.relative_to(ROOT)}: python fences not run by pytest at {missed}"
 
 
-def test_no_chapter_holds_fewer_examples_than_recorded():
+def test_every_page_holds_exactly_its_recorded_examples():
     counts = {str(p.relative_to(DOCS)): len(python_examples(p)) for p in PAGES}
-    unrecorded = sorted(set(counts) - set(RECORDED_EXAMPLES))
-    assert not unrecorded, f"record the example counts of {unrecorded} in RECORDED_EXAMPLES: {counts}"
-    fewer = {p: (counts.get(p, 0), n) for p, n in RECORDED_EXAMPLES.items() if counts.get(p, 0) < n}
-    assert not fewer, f"pages with fewer examples than recorded (now, recorded): {fewer}"
+    changed = [
+        f"  {page}: {RECORDED_EXAMPLES.get(page, 'not recorded')} -> {counts.get(page, 'no page')}"
+        for page in sorted(set(counts) | set(RECORDED_EXAMPLES))
+        if counts.get(page) != RECORDED_EXAMPLES.get(page)
+    ]
+    if changed:
+        order = [p for p in RECORDED_EXAMPLES if p in counts] + [p for p in counts if p not in RECORDED_EXAMPLES]
+        record = "".join(f'    "{page}": {counts[page]},\n' for page in order)
+        pytest.fail(
+            "example counts changed (recorded -> now):\n" + "\n".join(changed)
+            + "\nIf that is intended, set RECORDED_EXAMPLES in tests/test_docs.py to:\n"
+            + "RECORDED_EXAMPLES = {\n" + record + "}",
+            pytrace=False,
+        )
 
 
 def test_a_failing_example_points_at_its_page_and_line(tmp_path):
@@ -88,3 +98,4 @@ def test_fences_with_attributes_and_short_names_run(tmp_path):
     assert [e.line for e in examples] == [1, 5, 10]
     for example in examples:
         example.evaluate()
+
