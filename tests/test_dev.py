@@ -50,8 +50,8 @@ class Machine:
         shutil.copy(ROOT / "scripts" / "dev.sh", self.repo / "scripts")
         shutil.copy(ROOT / "pyproject.toml", self.repo)
         (self.repo / "package-lock.json").write_text("{}\n")
-        for tool in TOOLS:
-            (self.bin / tool).symlink_to(shutil.which(tool))
+        for tool in TOOLS:  # wrappers, not symlinks: a stub written over one stays in bin/
+            self.script(self.bin / tool, f'exec {shutil.which(tool)} "$@"')
         self.script(self.bin / "python3", f'exec {PYTHON} "$@"')
         self.script(self.bin / "id", "echo 0")  # root; a test that wants a user stubs it again
         for name in ["dot", "node", "npm"]:
@@ -59,7 +59,7 @@ class Machine:
         self.stub("apt-get", f"""[ "$1" = install ] || exit 0
 for package in "$@"; do
   {TOUCH} {self.tmp}/installed-$package
-  if [ -d {self.tmp}/apt/$package ]; then {CP} {self.tmp}/apt/$package/* {self.bin}; fi
+  if [ -d {self.tmp}/apt/$package ]; then {CP} --remove-destination {self.tmp}/apt/$package/* {self.bin}; fi
 done""")
         self.stub("chromium", 'echo "Chromium 140.0.7339.80 built on Debian GNU/Linux 12 (bookworm)"')
         self.make_venv(self.repo / ".venv", with_pip=True, installed=True)
@@ -67,6 +67,7 @@ done""")
 
     def script(self, path, body):
         path.parent.mkdir(parents=True, exist_ok=True)
+        path.unlink(missing_ok=True)  # never write through a symlink into the real system
         path.write_text(f"#!/bin/bash\n{body}\n")
         path.chmod(0o755)
         return path
