@@ -60,7 +60,7 @@ def gradcheck(f, inputs, h=1e-6, tol=1e-6):
         if e > tol
     ]
     if bad:
-        raise AssertionError("gradient check failed (tol {:.0e}):\n".format(tol) + "\n".join(bad))
+        raise AssertionError(f"gradient check failed (tol {tol:.0e}):\n" + "\n".join(bad))
     return max(errors, default=0.0)
 
 

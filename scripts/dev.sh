@@ -1,45 +1,117 @@
 #!/usr/bin/env bash
-# The project's two commands, each installing what it needs on a machine with only Python 3:
-#   bash scripts/dev.sh serve   # the site at http://127.0.0.1:8000, live reload
-#   bash scripts/dev.sh test    # every example, the engine tests and a strict site build
-#   bash scripts/dev.sh build   # the static site into site/
+# The project's commands, each installing what it needs on Debian or Ubuntu with Python 3:
+#   bash scripts/dev.sh serve [PORT]   # the site at http://127.0.0.1:PORT (8000), live reload
+#   bash scripts/dev.sh test [ARGS]    # every example, the engine tests, a strict site build; ARGS go to pytest
+#   bash scripts/dev.sh build          # the static site into site/
+# Sourced, it only defines the steps below (tests/test_dev.py runs them against stub commands).
 set -euo pipefail
-cd "$(dirname "$0")/.."
 
-say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+export NO_MKDOCS_2_WARNING=1
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1  # the browser tests drive the system's Chromium, never a download
 
-# System packages: Graphviz's `dot` draws the figures, Node's npm fetches KaTeX,
-# Chromium runs the browser tests. Debian/Ubuntu names.
-apt_install() {
-  local missing=("$@")
-  local sudo=""
-  if [ "$(id -u)" -ne 0 ]; then
-    if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
-      say "Missing system packages: ${missing[*]}. Install them with your package manager, e.g. 'apt-get install ${missing[*]}' as root, then run this again."
-      exit 1
-    fi
+# One line per step: bold on a terminal; plain text in a pipe, a log or CI, or with NO_COLOR.
+say() {
+  if [ -t 2 ] && [ -z "${NO_COLOR:-}" ] && [ "${TERM:-dumb}" != dumb ]; then
+    printf '\033[1m==> %s\033[0m\n' "$*" >&2
+  else
+    printf '==> %s\n' "$*" >&2
   fi
-  if ! command -v apt-get >/dev/null 2>&1; then
-    say "Missing system packages: ${missing[*]}. This is not a Debian/Ubuntu machine: install Graphviz (https://graphviz.org/download/), Node.js with npm, and Chromium yourself, then run this again."
-    exit 1
-  fi
-  say "Installing ${missing[*]} (apt-get)"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+die() { say "$*"; exit 1; }
+usage() { echo "usage: bash scripts/dev.sh serve [PORT] | test [pytest args] | build" >&2; exit 2; }
+
+# serve's port must be free on 127.0.0.1, checked before any install or build: mkdocs serve
+# would build for half a minute and then die with a traceback. SO_REUSEADDR as mkdocs binds,
+# so a port left in TIME_WAIT by the last serve counts as free.
+check_port() {
+  local port=$1 problem
+  problem=$(python3 - "$port" <<'EOF'
+import errno, socket, sys
+with socket.socket() as s:
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        s.bind(("127.0.0.1", int(sys.argv[1])))
+    except OSError as error:
+        print("busy" if error.errno == errno.EADDRINUSE else error.strerror)
+EOF
+  ) || die "python3 is missing: install Python 3 (3.10 or newer), e.g. 'apt-get install python3 python3-venv'"
+  case "$problem" in
+    "") ;;
+    busy) die "Port $port is busy: another program (another 'dev.sh serve'?) is using 127.0.0.1:$port. Stop it, or serve on another port: bash scripts/dev.sh serve $((port + 1))" ;;
+    *) die "Port $port cannot be used ($problem). Serve on another port: bash scripts/dev.sh serve 8000" ;;
+  esac
 }
 
-system_packages() {
+# System packages, by Debian/Ubuntu name: Graphviz's `dot` draws the figures, Node.js runs the
+# npm packages at build time, npm installs them (only when node_modules/ needs it),
+# python3-venv makes .venv (Debian's python3 has no ensurepip without it), Chromium runs the
+# browser tests.
+system_packages() {  # $1: serve, build or test
   local need=()
   command -v dot >/dev/null 2>&1 || need+=(graphviz)
-  command -v npm >/dev/null 2>&1 || need+=(npm)
-  if [ "${1:-}" = test ] && [ ! -x /usr/bin/chromium ]; then need+=(chromium); fi
+  command -v node >/dev/null 2>&1 || need+=(nodejs)
+  node_modules_current || command -v npm >/dev/null 2>&1 || need+=(npm)
+  venv_usable || python3 -c 'import ensurepip' >/dev/null 2>&1 || need+=(python3-venv)
+  if [ "$1" = test ] && ! find_chromium; then
+    if ubuntu; then die "$(ubuntu_chromium)"; fi
+    need+=(chromium)
+  fi
   if [ ${#need[@]} -gt 0 ]; then apt_install "${need[@]}"; fi
+  if [ "$1" = test ] && [ -z "${CHROMIUM:-}" ]; then
+    find_chromium || die "Chromium was installed, but 'chromium --version' does not run: set CHROMIUM to a Chromium or Chrome binary"
+  fi
 }
 
-# Python packages, in .venv; reinstalled only when pyproject.toml changes.
-python_packages() {
+apt_install() {
+  if ! command -v apt-get >/dev/null 2>&1; then
+    die "Missing: $*. This is not Debian or Ubuntu (no apt-get): install Graphviz (https://graphviz.org/download/), Node.js with npm, and for the tests Chromium with your package manager, then run this again."
+  fi
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || die "Missing system packages. Install them as root: apt-get install $*; then run this again."
+    sudo=sudo
+  fi
+  say "Installing $* (apt-get install)"
+  $sudo apt-get update -qq
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+# The browser tests' Chromium, exported as CHROMIUM: $CHROMIUM if set, else `chromium`
+# (Debian), `chromium-browser` (Ubuntu before 19.10, Mint), /snap/bin/chromium (Ubuntu's snap).
+# Ubuntu's chromium-browser deb is a stub that only asks for the snap: `--version` weeds it out.
+find_chromium() {
+  local name path
+  if [ -n "${CHROMIUM:-}" ]; then
+    runs_chromium "$CHROMIUM" && return 0
+    die "CHROMIUM=$CHROMIUM does not run ('$CHROMIUM --version' failed): point it at a Chromium or Chrome binary, or unset it"
+  fi
+  for name in chromium chromium-browser /snap/bin/chromium; do
+    path=$(command -v "$name") || continue
+    if runs_chromium "$path"; then export CHROMIUM=$path; return 0; fi
+  done
+  return 1
+}
+runs_chromium() { [[ $("$1" --version 2>/dev/null) =~ ^(Chromium|Google\ Chrome) ]]; }
+
+# Ubuntu has no chromium deb (only the snap stub), so apt-get cannot help there.
+ubuntu() { grep -qsx 'ID="\?ubuntu"\?' "${DEV_SH_OS_RELEASE:-/etc/os-release}"; }
+ubuntu_chromium() {
+  echo "Chromium not found. On Ubuntu it comes only as a snap: 'sudo snap install chromium', then run this again (it finds /snap/bin/chromium); or point CHROMIUM at a Chromium or Chrome binary: CHROMIUM=/path/to/chrome bash scripts/dev.sh test"
+}
+
+# Python packages, in .venv; reinstalled only when pyproject.toml changes. `python3 -m venv`
+# without python3-venv fails halfway and leaves a .venv with no pip: make it again.
+venv_usable() { [ -x .venv/bin/python ] && .venv/bin/python -c 'import pip' >/dev/null 2>&1; }
+python_packages() {  # $1: the extra, docs or test
   local extra=$1
-  [ -x .venv/bin/python ] || { say "Creating .venv"; python3 -m venv .venv; }
+  if { [ -e .venv ] || [ -L .venv ]; } && ! venv_usable; then
+    say "Making .venv again: it has no pip (python3 -m venv ran without python3-venv)"
+    rm -rf .venv
+  fi
+  if [ ! -e .venv ]; then
+    say "Creating .venv"
+    python3 -m venv .venv
+  fi
   local stamp=".venv/.installed-$extra-$(sha256sum pyproject.toml | cut -c1-16)"
   if [ ! -f "$stamp" ]; then
     say "Installing Python packages (.[$extra])"
@@ -49,31 +121,45 @@ python_packages() {
   fi
 }
 
-# KaTeX, from the npm registry, pinned by package-lock.json; served by the site itself.
-katex() {
-  if [ ! -f node_modules/katex/dist/katex.min.js ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    say "Installing KaTeX (npm ci)"
-    npm ci --no-audit --no-fund --loglevel=error
+# npm packages (KaTeX, Pyodide, CodeMirror, esbuild, axe-core), pinned by package-lock.json.
+# npm ci runs only when node_modules/ is missing or older than the lock file; npm rewrites
+# node_modules/.package-lock.json on every install.
+node_modules_current() {
+  [ -f node_modules/.package-lock.json ] && ! [ package-lock.json -nt node_modules/.package-lock.json ]
+}
+npm_packages() {
+  node_modules_current && return 0
+  if [ -f node_modules/.package-lock.json ]; then
+    say "Installing npm packages (npm ci): package-lock.json is newer than node_modules/"
+  else
+    say "Installing npm packages (npm ci): node_modules/ is missing"
   fi
+  npm ci --no-audit --no-fund --loglevel=error
 }
 
-export NO_MKDOCS_2_WARNING=1
-case "${1:-}" in
-  serve)
-    system_packages serve; python_packages docs; katex
-    exec .venv/bin/mkdocs serve --dev-addr 127.0.0.1:8000
-    ;;
-  build)
-    system_packages build; python_packages docs; katex
-    exec .venv/bin/mkdocs build --strict
-    ;;
-  test)
-    system_packages test; python_packages test; katex
-    shift
-    exec .venv/bin/python -m pytest -n 2 --dist loadfile "$@"
-    ;;
-  *)
-    echo "usage: bash scripts/dev.sh serve|test|build [pytest args]" >&2
-    exit 2
-    ;;
-esac
+main() {
+  cd "$(dirname "${BASH_SOURCE[0]}")/.."
+  case "${1:-}" in
+    serve)
+      shift
+      if [ "${1:-}" = --port ]; then shift; [ $# -gt 0 ] || usage; fi
+      local port=${1:-8000}
+      [ $# -le 1 ] && [[ $port =~ ^[1-9][0-9]{0,4}$ ]] && [ "$port" -le 65535 ] || usage
+      check_port "$port"
+      system_packages serve; python_packages docs; npm_packages
+      exec .venv/bin/mkdocs serve --dev-addr "127.0.0.1:$port"
+      ;;
+    build)
+      system_packages build; python_packages docs; npm_packages
+      exec .venv/bin/mkdocs build --strict
+      ;;
+    test)
+      shift
+      system_packages test; python_packages test; npm_packages
+      exec .venv/bin/python -m pytest -n 2 "$@"  # --dist loadfile: pyproject.toml's addopts
+      ;;
+    *) usage ;;
+  esac
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then main "$@"; fi

@@ -1,12 +1,18 @@
-"""The chapters' examples: none goes uncollected, none silently disappears,
-and a failure names docs/<page>.md:<line>."""
+"""The chapters' examples: none goes uncollected, none silently appears or disappears,
+every skip says why, and a failure or a skip names docs/<page>.md:<line>."""
 
+import ast
+import os
 import re
+import shutil
+import subprocess
+import sys
 
 import pytest
 from sybil import Document
 from sybil.evaluators.doctest import DocTestEvaluator
 from sybil.evaluators.python import PythonEvaluator
+from sybil.evaluators.skip import Skipper
 from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
 
 from scripts import ROOT
@@ -15,9 +21,9 @@ from scripts.pages import parsers
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.rglob("*.md"))
 
-# Python examples (code blocks and doctest examples) per page. A page may gain
-# examples; losing one (a fence that stopped being collected, a deleted
-# check) fails until this record is lowered on purpose.
+# Python examples (code blocks and doctest examples) per page, exactly. A page
+# that gains or loses one (a new check, a fence that stopped being collected, a
+# deleted check) fails until this record is updated on purpose.
 RECORDED_EXAMPLES = {
     "index.md": 4,
     "01-computational-graphs.md": 46,
@@ -60,12 +66,22 @@ def test_every_python_fence_is_collected(page):
     assert not missed, f"{page.relative_to(ROOT)}: python fences not run by pytest at {missed}"
 
 
-def test_no_chapter_holds_fewer_examples_than_recorded():
+def test_every_page_holds_exactly_its_recorded_examples():
     counts = {str(p.relative_to(DOCS)): len(python_examples(p)) for p in PAGES}
-    unrecorded = sorted(set(counts) - set(RECORDED_EXAMPLES))
-    assert not unrecorded, f"record the example counts of {unrecorded} in RECORDED_EXAMPLES: {counts}"
-    fewer = {p: (counts.get(p, 0), n) for p, n in RECORDED_EXAMPLES.items() if counts.get(p, 0) < n}
-    assert not fewer, f"pages with fewer examples than recorded (now, recorded): {fewer}"
+    changed = [
+        f"  {page}: {RECORDED_EXAMPLES.get(page, 'not recorded')} -> {counts.get(page, 'no page')}"
+        for page in sorted(set(counts) | set(RECORDED_EXAMPLES))
+        if counts.get(page) != RECORDED_EXAMPLES.get(page)
+    ]
+    if changed:
+        order = [p for p in RECORDED_EXAMPLES if p in counts] + [p for p in counts if p not in RECORDED_EXAMPLES]
+        record = "".join(f'    "{page}": {counts[page]},\n' for page in order)
+        pytest.fail(
+            "example counts changed (recorded -> now):\n" + "\n".join(changed)
+            + "\nIf that is intended, set RECORDED_EXAMPLES in tests/test_docs.py to:\n"
+            + "RECORDED_EXAMPLES = {\n" + record + "}",
+            pytrace=False,
+        )
 
 
 def test_a_failing_example_points_at_its_page_and_line(tmp_path):
@@ -89,3 +105,96 @@ def test_fences_with_attributes_and_short_names_run(tmp_path):
     assert [e.line for e in examples] == [1, 5, 10]
     for example in examples:
         example.evaluate()
+
+
+def skip_without_reason(action, arguments):
+    """What is wrong with a `<!-- skip: action arguments -->`, or None.
+
+    `start` and `next` need a reason: a non-empty string, or `if(condition,
+    reason="...")`. Without one Sybil runs nothing and pytest reports PASSED.
+    """
+    if action == "end":
+        return None
+    if not arguments:
+        return f"'skip: {action}' has no reason"
+    text = arguments.strip()
+    if text.startswith("if"):  # Sybil evaluates `if(...)` as a call to its If helper
+        call = ast.parse("if_" + text[2:], mode="eval").body
+        given = [k.value for k in getattr(call, "keywords", []) if k.arg == "reason"]
+        given += getattr(call, "args", [])[1:2]
+    else:
+        given = [ast.parse(text, mode="eval").body]
+    if not any(isinstance(g, ast.Constant) and isinstance(g.value, str) and g.value.strip() for g in given):
+        return f"'skip: {action} {text}' gives no reason (a string, or if(condition, reason=\"...\"))"
+    return None
+
+
+def skips(path):
+    """(line, action, arguments) of every skip directive on a page."""
+    document = Document.parse(str(path), *parsers())
+    return [(e.line, *e.parsed) for e in document if isinstance(e.region.evaluator, Skipper)]
+
+
+def test_every_skip_in_the_docs_gives_a_reason():
+    problems = [
+        f"{page.relative_to(ROOT)}:{line}: {problem}"
+        for page in PAGES
+        for line, action, arguments in skips(page)
+        if (problem := skip_without_reason(action, arguments))
+    ]
+    assert not problems, "\n".join(problems)
+
+
+def test_a_skip_without_a_reason_is_caught(tmp_path):
+    page = tmp_path / "skips.md"
+    page.write_text(
+        "<!-- skip: next -->\n```python\nx = 1\n```\n\n"
+        "<!-- skip: next if(True) -->\n```python\nx = 2\n```\n\n"
+        '<!-- skip: start "" -->\n```python\nx = 3\n```\n<!-- skip: end -->\n\n'
+        '<!-- skip: next "shown, not run" -->\n```python\nx = 4\n```\n\n'
+        '<!-- skip: next if(x is None, reason="x is missing") -->\n```python\nx = 5\n```\n'
+    )
+    found = [(line, skip_without_reason(action, arguments)) for line, action, arguments in skips(page)]
+    assert [line for line, problem in found if problem] == [1, 6, 11]
+    assert [line for line, problem in found if not problem] == [15, 17, 22]
+
+
+SKIPPING_PAGE = """# A page with skips
+
+```python
+x = 1
+```
+
+<!-- skip: next "shown, not run: it needs a network" -->
+```python
+x = fetch()
+```
+
+```python
+assert x == 1
+```
+
+<!-- skip: next if(x == 1, reason="x is one here") -->
+```python
+x = 2
+```
+"""
+
+
+def test_a_skip_is_reported_at_its_page_and_line(tmp_path):
+    """Through the repository's conftest.py and pytest settings, under -n 2 as dev.sh runs it."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "page.md").write_text(SKIPPING_PAGE)
+    shutil.copy(ROOT / "conftest.py", tmp_path)
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)  # addopts: -ra --dist loadfile
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # conftest.py imports scripts.examples
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-n", "2", "-p", "no:cacheprovider", "docs"],
+        cwd=tmp_path, env=env, capture_output=True, text=True,
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert "SKIPPED [1] docs/page.md:8: shown, not run: it needs a network" in output
+    assert "SKIPPED [1] docs/page.md:17: x is one here" in output
+    assert "unittest.py" not in output
+    assert "4 passed, 2 skipped" in output  # two blocks and the two skip comments pass

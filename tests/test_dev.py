@@ -1,0 +1,408 @@
+"""scripts/dev.sh on machines unlike this one: no python3-venv, no root, Ubuntu's Chromium,
+a busy port, output to a pipe, node_modules/ missing or stale.
+
+Each test runs the real dev.sh in a temporary checkout with a PATH of stub commands
+(apt-get, sudo, npm, chromium, python3, .venv/bin/*) that log how they were called.
+Nothing is installed, nothing needs root, and each run takes a fraction of a second.
+"""
+
+import hashlib
+import os
+import pty
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from scripts.examples import ROOT
+
+# What dev.sh takes from the system besides the commands it installs or checks for.
+TOOLS = ["dirname", "sha256sum", "cut", "touch", "rm", "env", "grep"]
+PYTHON = os.path.realpath(getattr(sys, "_base_executable", sys.executable))
+CP, TOUCH = shutil.which("cp"), shutil.which("touch")  # for the stubs; dev.sh does not get them
+SNAP_STUB = """echo "Command '/usr/bin/chromium-browser' requires the chromium snap to be installed."
+echo "Please install it with:"; echo; echo "snap install chromium"; exit 1"""
+
+
+class Machine:
+    """A checkout of the files dev.sh reads, and a bin/ that is the whole PATH.
+
+    By default everything is there (a set-up Debian machine, run as root): dot, node, npm,
+    Chromium, a .venv with pip whose packages match pyproject.toml, a current node_modules/.
+    `apt-get install P` logs its call and puts the stubs of `self.package(P, ...)` on PATH.
+    """
+
+    def __init__(self, tmp_path):
+        self.tmp = tmp_path
+        self.repo = tmp_path / "repo"
+        self.bin = tmp_path / "bin"
+        self.log = tmp_path / "calls.log"
+        self.os_release = tmp_path / "os-release"
+        (self.repo / "scripts").mkdir(parents=True)
+        self.bin.mkdir()
+        self.log.touch()
+        self.os_release.write_text('PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\n')
+        shutil.copy(ROOT / "scripts" / "dev.sh", self.repo / "scripts")
+        shutil.copy(ROOT / "pyproject.toml", self.repo)
+        (self.repo / "package-lock.json").write_text("{}\n")
+        for tool in TOOLS:  # wrappers, not symlinks: a stub written over one stays in bin/
+            self.script(self.bin / tool, f'exec {shutil.which(tool)} "$@"')
+        self.script(self.bin / "python3", f'exec {PYTHON} "$@"')
+        self.script(self.bin / "id", "echo 0")  # root; a test that wants a user stubs it again
+        for name in ["dot", "node", "npm"]:
+            self.stub(name)
+        self.stub("apt-get", f"""[ "$1" = install ] || exit 0
+for package in "$@"; do
+  {TOUCH} {self.tmp}/installed-$package
+  if [ -d {self.tmp}/apt/$package ]; then {CP} --remove-destination {self.tmp}/apt/$package/* {self.bin}; fi
+done""")
+        self.stub("chromium", 'echo "Chromium 140.0.7339.80 built on Debian GNU/Linux 12 (bookworm)"')
+        self.make_venv(self.repo / ".venv", with_pip=True, installed=True)
+        self.node_modules(age=0)
+
+    def script(self, path, body):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.unlink(missing_ok=True)  # never write through a symlink into the real system
+        path.write_text(f"#!/bin/bash\n{body}\n")
+        path.chmod(0o755)
+        return path
+
+    def stub(self, name, body="", where=None):
+        """A command on PATH (or in `where`) that logs `name args`, then runs body."""
+        return self.script((where or self.bin) / name, f'echo "{name} $*" >> {self.log}\n{body}')
+
+    def package(self, package, command, body=""):
+        """What `apt-get install package` puts on PATH: a stub `command`."""
+        self.stub(command, body, where=self.tmp / "apt" / package)
+
+    def remove(self, *names):
+        for name in names:
+            (self.bin / name).unlink()
+
+    def make_venv(self, venv, with_pip, installed=False):
+        """A .venv of stubs; without pip, as `python3 -m venv` leaves it without python3-venv."""
+        import_pip = "exit 0" if with_pip else 'echo "No module named pip" >&2; exit 1'
+        self.script(venv / "bin" / "python", f"""\
+if [ "$*" = "-c import pip" ]; then {import_pip}; fi
+echo ".venv/bin/python $*" >> {self.log}
+if [ "$1 $2" = "-m pytest" ]; then echo "CHROMIUM=${{CHROMIUM:-}}" >> {self.log}; fi""")
+        self.script(venv / "bin" / "mkdocs", f'echo ".venv/bin/mkdocs $*" >> {self.log}')
+        if installed:
+            digest = hashlib.sha256((self.repo / "pyproject.toml").read_bytes()).hexdigest()[:16]
+            for extra in ["docs", "test"]:
+                (venv / f".installed-{extra}-{digest}").touch()
+
+    def node_modules(self, age):
+        """node_modules/ as npm left it, `age` seconds after package-lock.json (< 0: before)."""
+        record = self.repo / "node_modules" / ".package-lock.json"
+        record.parent.mkdir(exist_ok=True)
+        record.write_text("{}\n")
+        mtime = (self.repo / "package-lock.json").stat().st_mtime_ns + age * 10**9
+        os.utime(record, ns=(mtime, mtime))
+
+    def python3(self, ensurepip):
+        """python3 whose `-m venv` makes a stub .venv; without ensurepip until
+        `apt-get install python3-venv`, as Debian's python3 is: then the .venv has no pip."""
+        self.make_venv(self.tmp / "venv-with-pip", with_pip=True)
+        self.make_venv(self.tmp / "venv-without-pip", with_pip=False)
+        if ensurepip:
+            (self.tmp / "installed-python3-venv").touch()
+        installed = self.tmp / "installed-python3-venv"
+        self.stub("python3", f"""\
+if [ -e {installed} ]; then venv={self.tmp}/venv-with-pip; else venv={self.tmp}/venv-without-pip; fi
+case "$*" in
+  "-c import ensurepip") [ -e {installed} ] || {{ echo "No module named 'ensurepip'" >&2; exit 1; }} ;;
+  "-m venv .venv")
+    {CP} -r $venv .venv
+    [ -e {installed} ] || {{ echo "ensurepip is not available: apt install python3.11-venv" >&2; exit 1; }} ;;
+  *) exec {PYTHON} "$@" ;;
+esac""")
+
+    def run(self, *args, tty=False, **env):
+        environment = {"PATH": str(self.bin), "HOME": str(self.tmp),
+                       "DEV_SH_OS_RELEASE": str(self.os_release), **env}
+        command = ["/bin/bash", str(self.repo / "scripts" / "dev.sh"), *args]
+        if tty:
+            return run_on_a_terminal(command, environment)
+        result = subprocess.run(command, env=environment, capture_output=True, text=True, timeout=30)
+        assert "\x1b" not in result.stdout + result.stderr, "colour codes in piped output"
+        return result
+
+    def calls(self):
+        return self.log.read_text().splitlines()
+
+
+def run_on_a_terminal(command, env):
+    """Run with stderr on a pseudo-terminal; returns (exit code, what the terminal showed)."""
+    main, child = pty.openpty()
+    process = subprocess.Popen(command, env={**env, "TERM": "xterm"}, stdout=subprocess.DEVNULL,
+                               stderr=child)
+    os.close(child)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(main, 4096)
+        except OSError:  # EIO: the child side is closed and everything was read
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(main)
+    return process.wait(timeout=30), shown.decode()
+
+
+@pytest.fixture
+def machine(tmp_path):
+    return Machine(tmp_path)
+
+
+def pytest_call(machine):
+    return [c for c in machine.calls() if c.startswith(".venv/bin/python -m pytest")]
+
+
+# --- A machine that has everything ---------------------------------------------------------
+
+def test_a_set_up_machine_installs_nothing_and_runs_pytest(machine):
+    result = machine.run("test", "-x", "docs/index.md")
+    assert result.returncode == 0, result.stderr
+    assert machine.calls() == [
+        "chromium --version",
+        ".venv/bin/python -m pytest -n 2 -x docs/index.md",
+        f"CHROMIUM={machine.bin / 'chromium'}",
+    ]
+    assert result.stderr == ""
+
+
+def test_messages_are_bold_on_a_terminal_and_plain_in_a_pipe(machine):
+    (machine.repo / "node_modules" / ".package-lock.json").unlink()
+    piped = machine.run("build")
+    assert "==> Installing npm packages (npm ci): node_modules/ is missing\n" in piped.stderr
+    status, shown = machine.run("build", tty=True)
+    assert status == 0
+    assert "\x1b[1m==> Installing npm packages (npm ci)" in shown
+    status, shown = machine.run("build", tty=True, NO_COLOR="1")
+    assert "\x1b" not in shown
+
+
+# --- python3-venv --------------------------------------------------------------------------
+
+def test_without_python3_venv_it_installs_it_and_remakes_a_venv_that_has_no_pip(machine):
+    machine.python3(ensurepip=False)
+    shutil.rmtree(machine.repo / ".venv")
+    machine.make_venv(machine.repo / ".venv", with_pip=False)  # left by an earlier `python3 -m venv`
+    result = machine.run("build")
+    assert result.returncode == 0, result.stderr
+    calls = machine.calls()
+    assert calls[:3] == ["python3 -c import ensurepip", "apt-get update -qq", "apt-get install -y -qq python3-venv"]
+    assert calls[3:] == [
+        "python3 -m venv .venv",
+        ".venv/bin/python -m pip install -q --upgrade pip",
+        ".venv/bin/python -m pip install -q -e .[docs]",
+        ".venv/bin/mkdocs build --strict",
+    ]
+    assert result.stderr.splitlines() == [
+        "==> Installing python3-venv (apt-get install)",
+        "==> Making .venv again: it has no pip (python3 -m venv ran without python3-venv)",
+        "==> Creating .venv",
+        "==> Installing Python packages (.[docs])",
+    ]
+
+
+def test_a_venv_without_pip_is_made_again_when_python3_venv_is_there(machine):
+    machine.python3(ensurepip=True)
+    shutil.rmtree(machine.repo / ".venv")
+    machine.make_venv(machine.repo / ".venv", with_pip=False)
+    result = machine.run("build")
+    assert result.returncode == 0, result.stderr
+    assert not [c for c in machine.calls() if c.startswith("apt-get")]
+    assert machine.calls()[:2] == ["python3 -c import ensurepip", "python3 -m venv .venv"]
+    assert machine.calls()[-1] == ".venv/bin/mkdocs build --strict"
+
+
+# --- apt-get, sudo, other systems ----------------------------------------------------------
+
+def test_without_root_it_installs_through_sudo(machine):
+    machine.remove("dot")
+    machine.stub("id", "echo 1000")
+    machine.stub("sudo", 'exec "$@"')
+    result = machine.run("build")
+    assert result.returncode == 0, result.stderr
+    assert "sudo apt-get update -qq" in machine.calls()
+    assert "sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz" in machine.calls()
+    assert "==> Installing graphviz (apt-get install)" in result.stderr
+
+
+def test_without_root_or_sudo_it_names_the_packages_to_install(machine):
+    machine.remove("dot")
+    machine.python3(ensurepip=False)
+    shutil.rmtree(machine.repo / ".venv")
+    machine.stub("id", "echo 1000")
+    result = machine.run("build")
+    assert result.returncode == 1
+    assert result.stderr == (
+        "==> Missing system packages. Install them as root: apt-get install graphviz python3-venv;"
+        " then run this again.\n"
+    )
+    assert not [c for c in machine.calls() if c.startswith("apt-get")]
+
+
+def test_without_apt_get_it_says_what_to_install(machine):
+    machine.remove("dot", "apt-get")
+    result = machine.run("serve", str(free_port()))
+    assert result.returncode == 1
+    assert "Missing: graphviz. This is not Debian or Ubuntu (no apt-get)" in result.stderr
+    assert "https://graphviz.org/download/" in result.stderr
+
+
+# --- Chromium ------------------------------------------------------------------------------
+
+def test_chromium_under_its_ubuntu_deb_name_is_found_and_exported(machine):
+    machine.remove("chromium")
+    machine.stub("chromium-browser", 'echo "Chromium 120.0.6099.224 Built on Ubuntu , running on Ubuntu 18.04"')
+    result = machine.run("test")
+    assert result.returncode == 0, result.stderr
+    assert pytest_call(machine)
+    assert machine.calls()[-1] == f"CHROMIUM={machine.bin / 'chromium-browser'}"
+
+
+def test_ubuntus_snap_stub_is_not_taken_for_chromium_and_it_says_what_to_do(machine):
+    machine.remove("chromium")
+    machine.stub("chromium-browser", SNAP_STUB)
+    machine.os_release.write_text('NAME="Ubuntu"\nVERSION_ID="24.04"\nID=ubuntu\nID_LIKE=debian\n')
+    result = machine.run("test")
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1
+    assert "==> Chromium not found. On Ubuntu it comes only as a snap: 'sudo snap install chromium'" in result.stderr
+    assert "CHROMIUM=/path/to/chrome bash scripts/dev.sh test" in result.stderr
+    assert not [c for c in machine.calls() if c.startswith("apt-get")]
+    assert not pytest_call(machine)
+
+
+def test_on_debian_without_chromium_it_installs_the_chromium_package(machine):
+    machine.remove("chromium")
+    machine.package("chromium", "chromium", 'echo "Chromium 140.0.7339.80 built on Debian"')
+    chromium = machine.bin / "chromium"
+    result = machine.run("test")
+    assert result.returncode == 0, result.stderr
+    assert "apt-get install -y -qq chromium" in machine.calls()
+    assert machine.calls()[-1] == f"CHROMIUM={chromium}"
+
+
+def test_chromium_from_the_environment_wins_and_a_wrong_one_is_named(machine, tmp_path):
+    chrome = machine.script(tmp_path / "opt" / "chrome", 'echo "Google Chrome 140.0.7339.80"')
+    result = machine.run("test", CHROMIUM=str(chrome))
+    assert result.returncode == 0, result.stderr
+    assert machine.calls()[-1] == f"CHROMIUM={chrome}"
+    result = machine.run("test", CHROMIUM="/nowhere/chromium")
+    assert result.returncode == 1
+    assert "CHROMIUM=/nowhere/chromium does not run" in result.stderr
+
+
+# --- serve's port --------------------------------------------------------------------------
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_serve_on_a_busy_port_says_so_in_one_line_before_any_work(machine):
+    (machine.repo / "node_modules" / ".package-lock.json").unlink()  # would otherwise run npm ci
+    machine.remove("dot")  # would otherwise run apt-get
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        start = time.monotonic()
+        result = machine.run("serve", str(port))
+        seconds = time.monotonic() - start
+    assert result.returncode == 1
+    assert result.stderr == (
+        f"==> Port {port} is busy: another program (another 'dev.sh serve'?) is using "
+        f"127.0.0.1:{port}. Stop it, or serve on another port: bash scripts/dev.sh serve {port + 1}\n"
+    )
+    assert machine.calls() == []
+    assert seconds < 5
+
+
+@pytest.mark.parametrize("how", [[], ["--port"]], ids=["serve PORT", "serve --port PORT"])
+def test_serve_takes_a_port(machine, how):
+    port = free_port()
+    result = machine.run("serve", *how, str(port))
+    assert result.returncode == 0, result.stderr
+    assert machine.calls() == [f".venv/bin/mkdocs serve --dev-addr 127.0.0.1:{port}"]
+
+
+def test_serve_without_a_port_uses_8000(machine):
+    machine.stub("python3")  # the port check: whatever holds 8000 on this machine, say it is free
+    result = machine.run("serve")
+    assert result.returncode == 0, result.stderr
+    assert machine.calls()[-1] == ".venv/bin/mkdocs serve --dev-addr 127.0.0.1:8000"
+
+
+@pytest.mark.parametrize("args", [["eighty"], ["70000"], ["0"], ["8001", "8002"], ["--port"]])
+def test_serve_rejects_what_is_not_a_port(machine, args):
+    result = machine.run("serve", *args)
+    assert result.returncode == 2
+    assert result.stderr.startswith("usage: bash scripts/dev.sh serve [PORT]")
+    assert machine.calls() == []
+
+
+# --- npm -----------------------------------------------------------------------------------
+
+def test_npm_ci_runs_when_node_modules_is_older_than_the_lock_file(machine):
+    machine.node_modules(age=-60)
+    result = machine.run("build")
+    assert result.returncode == 0, result.stderr
+    assert "==> Installing npm packages (npm ci): package-lock.json is newer than node_modules/" in result.stderr
+    assert "npm ci --no-audit --no-fund --loglevel=error" in machine.calls()
+
+
+def test_npm_is_neither_installed_nor_run_when_node_modules_is_current(machine):
+    machine.remove("npm")
+    result = machine.run("build")
+    assert result.returncode == 0, result.stderr
+    assert machine.calls() == [".venv/bin/mkdocs build --strict"]
+
+
+def test_npm_is_installed_when_node_modules_is_missing(machine):
+    machine.remove("npm")
+    shutil.rmtree(machine.repo / "node_modules")
+    machine.package("npm", "npm")
+    result = machine.run("build")
+    assert result.returncode == 0, result.stderr
+    calls = machine.calls()
+    assert calls.index("apt-get install -y -qq npm") < calls.index("npm ci --no-audit --no-fund --loglevel=error")
+
+
+# --- the README's commands -----------------------------------------------------------------
+
+def readme_commands():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## The two commands", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^(bash scripts/dev\.sh \w+[^#\n]*?)\s*(?:#.*)?$", section, re.MULTILINE)
+
+
+def test_ci_runs_the_readmes_test_command():
+    commands = readme_commands()
+    assert "bash scripts/dev.sh test" in commands
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert "bash scripts/dev.sh test" in ci
+
+
+def test_the_readme_shows_how_to_pick_a_port():
+    assert any(re.fullmatch(r"bash scripts/dev\.sh serve \d+", c) for c in readme_commands())
+
+
+def test_dev_sh_sourced_only_defines_its_steps(tmp_path):
+    result = subprocess.run(
+        ["/bin/bash", "-c", f"source {ROOT / 'scripts' / 'dev.sh'}; type check_port find_chromium >/dev/null; pwd"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=10,
+    )
+    assert result.returncode == 0, result.stderr
+    assert Path(result.stdout.strip()) == tmp_path  # no cd, no install, no pytest
