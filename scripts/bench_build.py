@@ -82,12 +82,12 @@ class Serve:
         deadline = time.perf_counter() + timeout
         while time.perf_counter() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError("mkdocs serve stopped:\n" + "\n".join(l for _, l in self.lines[-30:]))
+                raise RuntimeError("mkdocs serve stopped:\n" + "\n".join(line for _, line in self.lines[-30:]))
             builds = self.builds_since(start)
             if builds:
                 return builds[0][0]
             time.sleep(0.02)
-        raise TimeoutError("no rebuild within {timeout} s:\n" + "\n".join(l for _, l in self.lines[-30:]))
+        raise TimeoutError(f"no rebuild within {timeout} s:\n" + "\n".join(line for _, line in self.lines[-30:]))
 
     def stop(self):
         self.process.terminate()
@@ -123,13 +123,15 @@ def main(argv=None):
             chapter = copy / "docs" / "02-chain-rule.md"
             engine = copy / "micrograd" / "engine.py"
             for run in range(args.runs):
-                seconds, builds = edit_and_time(
-                    serve, chapter, lambda t: t.replace("\n## ", f"\nAn added sentence, edit {run}.\n\n## ", 1))
+                def add_sentence(text, run=run):
+                    return text.replace("\n## ", f"\nAn added sentence, edit {run}.\n\n## ", 1)
+
+                seconds, builds = edit_and_time(serve, chapter, add_sentence)
                 results["prose edit"].append(seconds)
                 counts["prose edit"].append(builds)
             for run in range(args.runs):
                 seconds, builds = edit_and_time(
-                    serve, engine, lambda t: t + f"\n# an added comment, edit {run}\n", settle=8.0)
+                    serve, engine, lambda t, run=run: t + f"\n# an added comment, edit {run}\n", settle=8.0)
                 results["micrograd/ edit"].append(seconds)
                 counts["micrograd/ edit"].append(builds)
         finally:

@@ -147,7 +147,9 @@ main() {
       [ $# -le 1 ] && [[ $port =~ ^[1-9][0-9]{0,4}$ ]] && [ "$port" -le 65535 ] || usage
       check_port "$port"
       system_packages serve; python_packages docs; npm_packages
-      exec .venv/bin/mkdocs serve --dev-addr "127.0.0.1:$port"
+      # --dirty: a save re-renders only the pages that changed (scripts/hooks/pages.py also
+      # marks every page whose code had to run again); no __pycache__ under watched folders.
+      PYTHONDONTWRITEBYTECODE=1 exec .venv/bin/mkdocs serve --dirty --dev-addr "127.0.0.1:$port"
       ;;
     build)
       system_packages build; python_packages docs; npm_packages

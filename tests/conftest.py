@@ -15,6 +15,7 @@ import pytest
 from scripts import ROOT
 from tests.helpers import BROWSER_ARGS, chromium, mkdocs_build
 
+
 @pytest.fixture(scope="session")
 def site_build(tmp_path_factory):
     """The site built once per test run: {"site": Path, "returncode", "output", "seconds"}.

@@ -4,7 +4,7 @@ import importlib.util
 import subprocess
 import sys
 
-from scripts.examples import ROOT
+from scripts import ROOT
 
 
 def test_ruff_check_is_clean():

@@ -5,12 +5,11 @@ A failing cell fails the test with that cell's error. The assertions read the
 executed notebook's own outputs: nothing here is a copy of a result.
 """
 
+import json
 import os
 import re
 import subprocess
 import sys
-
-import json
 
 import nbclient
 import nbformat
