@@ -6,8 +6,8 @@ Works in a temporary copy of the repository (the files git knows, node_modules l
 so nothing here is touched. Measures:
 
 - cold build: `mkdocs build --strict` with no .cache/ (every page run, the notebook executed);
-- serve, the way `bash scripts/dev.sh serve` runs it (`mkdocs serve --dirty`, no bytecode
-  written), after its first build: the time from saving a file to the end of the rebuild
+- serve, the way `bash scripts/dev.sh serve` runs it (`mkdocs serve --dirty --no-strict`,
+  no bytecode written), after its first build: the time from saving a file to the end of the rebuild
   ("Documentation built"), and how many rebuilds that one save caused, for
   1. a sentence added to one chapter's prose,
   2. a comment added to micrograd/engine.py (every page and the notebook run again).
@@ -65,7 +65,8 @@ class Serve:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "mkdocs", "serve", "--dirty", "--dev-addr", f"127.0.0.1:{port}"],
+            [sys.executable, "-m", "mkdocs", "serve", "--dirty", "--no-strict",
+             "--dev-addr", f"127.0.0.1:{port}"],
             cwd=copy, env=environment(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines = []  # (time, line)
         threading.Thread(target=self._read, daemon=True).start()

@@ -175,21 +175,24 @@ def site_notebook(path):
     chapters. Raises ValueError naming the cell when a plot has no alt text
     or an answer cell holds anything but text output.
     """
-    from scripts.katex import render_markdown_math
+    from scripts import katex
 
-    notebook = copy.deepcopy(executed(path))
-    notebook.cells = _fold_answers(notebook.cells, path)
-    for number, cell in enumerate(notebook.cells, start=1):
-        if cell.cell_type == "markdown":
-            cell.source = render_markdown_math(cell.source)
-        elif cell.cell_type == "code":
-            cell.outputs = _plots_with_alt(cell, number, path)
-    text = nbformat.writes(notebook)
-    # named as the page (mkdocs-jupyter matches the name), in a folder named by the content
-    prepared = CACHE / f"site-{hashlib.sha256(text.encode()).hexdigest()[:16]}" / f"{Path(path).stem}.ipynb"
+    # keyed on the run and on the code that prepares it, so an unchanged page costs nothing
+    key = hashlib.sha256(cache_key(path).encode())
+    for source in (__file__, katex.__file__, katex.KATEX / "package.json"):
+        key.update(open(source, "rb").read())
+    # named as the page (mkdocs-jupyter matches the name), in a folder named by the key
+    prepared = CACHE / f"site-{key.hexdigest()[:16]}" / f"{Path(path).stem}.ipynb"
     if not prepared.exists():
+        notebook = copy.deepcopy(executed(path))
+        notebook.cells = _fold_answers(notebook.cells, path)
+        for number, cell in enumerate(notebook.cells, start=1):
+            if cell.cell_type == "markdown":
+                cell.source = katex.render_markdown_math(cell.source)
+            elif cell.cell_type == "code":
+                cell.outputs = _plots_with_alt(cell, number, path)
         prepared.parent.mkdir(parents=True, exist_ok=True)
-        prepared.write_text(text, encoding="utf-8")
+        prepared.write_text(nbformat.writes(notebook), encoding="utf-8")
     for stale in CACHE.glob(f"site-*/{Path(path).stem}.ipynb"):
         if stale != prepared:
             stale.unlink()

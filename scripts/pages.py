@@ -8,14 +8,16 @@ and the others in `parsers()`) evaluated at their place in the page.
 
 runs one page and prints JSON: {"outputs": [{kind, line, markdown}], "files":
 {path: text}}; every directive's output in page order, and the generated files
-(figures, the page as a Jupyter notebook). The site build (scripts/hooks/pages.py)
-calls it in a fresh process, so `mkdocs serve` always runs the current
-micrograd. Exits 1 with "docs/<page>.md:<line>: reason" on stderr when an
-example fails or a directive cannot be built.
+(figures, the page as a Jupyter notebook). Exits 1 with "docs/<page>.md:<line>:
+reason" on stderr when an example fails or a directive cannot be built. The site
+build (scripts/hooks/pages.py) calls build_run() in a fresh process forked from a
+server that has the heavy libraries loaded (PRELOAD), so `mkdocs serve` always
+runs the current micrograd and scripts, without paying for those imports.
 """
 
 import contextlib
 import dataclasses
+import io
 import json
 import os
 import sys
@@ -25,9 +27,11 @@ from pathlib import Path
 from sybil import Document
 from sybil.parsers.markdown import ClearNamespaceParser, SkipParser
 
+from scripts import ROOT
 from scripts.directives import Collector, relative
 from scripts.examples import PythonFenceParser
 from scripts.figures import FigureParser
+from scripts.quizzes import QuizParser
 
 
 def parsers(collector=None):
@@ -41,6 +45,7 @@ def parsers(collector=None):
         SkipParser(),
         ClearNamespaceParser(),
         FigureParser(collector),
+        QuizParser(collector),
     ]
 
 
@@ -61,12 +66,11 @@ def run(path, src_uri=None):
 
     collector = Collector(src_uri or Path(path).name)
     document = Document.parse(str(path), *parsers(collector))
-    with contextlib.redirect_stdout(sys.stderr):  # a page's print() must not mix into our JSON
-        for example in document:
-            try:
-                example.evaluate()
-            except unittest.SkipTest:
-                continue
+    for example in document:
+        try:
+            example.evaluate()
+        except unittest.SkipTest:
+            continue
     files = {}
     for output in collector.outputs:
         files.update(output.files)
@@ -74,21 +78,42 @@ def run(path, src_uri=None):
     return PageRun(collector.outputs, files)
 
 
-def main(argv):
+# Imported once by the build's fork server (scripts/hooks/pages.py), so a page's process
+# starts with them loaded. Never micrograd or scripts: a page always runs their current code.
+PRELOAD = ["sybil", "graphviz", "markdown", "pymdownx.arithmatex", "nbformat", "numpy",
+           "matplotlib.pyplot"]
+
+
+def build_run(path, src_uri):
+    """Run a page for the site build: {"outputs": [{kind, line, markdown}], "files"} or {"error"}.
+
+    The error is one line, "docs/<page>.md:<line>: reason". Meant for a fresh
+    process (a child of the build's fork server, or `python -m scripts.pages`):
+    it changes to the repository folder and silences the page's print().
+    """
     os.environ.setdefault("MPLBACKEND", "Agg")  # figures are drawn to files, never to a screen
-    path, src_uri = argv
+    os.chdir(ROOT)
     try:
-        result = run(path, src_uri)
+        with contextlib.redirect_stdout(io.StringIO()):
+            result = run(path, src_uri)
     except Exception as error:  # report page:line, then fail
         message = str(error)
         where = relative(path)
         if not message.startswith(where):  # directives name page:line themselves
             message = f"{where}{_failing_line(error)}: {message}"
-        print(message, file=sys.stderr)
-        return 1
+        return {"error": message}
     outputs = [{k: v for k, v in dataclasses.asdict(o).items() if k != "files"}
                for o in result.outputs]
-    json.dump({"outputs": outputs, "files": result.files}, sys.stdout)
+    return {"outputs": outputs, "files": result.files}
+
+
+def main(argv):
+    path, src_uri = argv
+    result = build_run(path, src_uri)
+    if "error" in result:
+        print(result["error"], file=sys.stderr)
+        return 1
+    json.dump(result, sys.stdout)
     return 0
 
 

@@ -1,7 +1,9 @@
 """MkDocs hook: run every Markdown page at build time and put what its directives built in place.
 
-For each page, `python -m scripts.pages` runs the page's examples in a fresh
-process (so `mkdocs serve` runs the current micrograd) and returns, for each
+For each page, scripts.pages.build_run runs the page's examples in a fresh
+process (so `mkdocs serve` runs the current micrograd), forked from a
+multiprocessing fork server that has the heavy libraries already imported
+(scripts.pages.PRELOAD; it lives as long as `mkdocs serve`), and returns, for each
 `<!-- kind: ... -->` directive in page order, the Markdown that replaces it,
 plus the generated files (figures, the page as a notebook), which enter the
 build through File.generated (never written into docs/, so serve does not
@@ -18,35 +20,58 @@ computes is never stale.
 import hashlib
 import importlib.util
 import json
+import multiprocessing
 import os
 import re
-import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # loaded by path: make `scripts` importable
 sys.dont_write_bytecode = True  # a __pycache__ under a watched folder would make `serve` rebuild again
+os.environ["PYTHONDONTWRITEBYTECODE"] = "1"  # ... nor in the processes that run pages
+os.environ.setdefault("MPLBACKEND", "Agg")
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
 from scripts import ROOT
+from scripts.pages import PRELOAD, build_run
 
 CACHE = ROOT / ".cache" / "pages"
 DEPENDENCIES = ["micrograd/**/*.py", "scripts/**/*.py", "docs/exercises/**/*"]
+PAGE_TIMEOUT = 900  # seconds for all the pages that must run, at most
 DIRECTIVE = re.compile(r"<!--\s*(?P<kind>[\w-]+):.*?-->", re.DOTALL)
 
 _runs = {}  # page src_uri -> {"outputs": [...], "files": {...}}
+
+
+def on_config(config):
+    # MkDocs restores sys.path after loading each hook; the build's later imports (and the
+    # processes that run pages, which start with this sys.path) need `scripts` importable.
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    return config
 
 
 @event_priority(50)  # before mkdocs-jupyter and the other hooks see the files
 def on_files(files, config):
     pages = [f for f in files.documentation_pages() if f.src_uri.endswith(".md")]
     shared = _dependencies_digest()
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        runs = list(pool.map(lambda page: _run(page, shared), pages))
+    runs = [_cached(page, shared) for page in pages]
+    missing = [page for page, run in zip(pages, runs) if run is None]
+    if missing:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(PRELOAD)  # takes effect when the server first starts
+        with context.Pool(min(len(missing), os.cpu_count() or 2), maxtasksperchild=1) as pool:
+            work = pool.starmap_async(build_run, [(_path(page), page.src_uri) for page in missing])
+            fresh = work.get(timeout=PAGE_TIMEOUT)  # a crashed page process would leave it waiting
+        for page, result in zip(missing, fresh):
+            if "error" in result:
+                raise PluginError(result["error"])
+            _store(page, shared, result)
+        fresh = iter(fresh)
+        runs = [(next(fresh), True) if run is None else run for run in runs]
     _runs.clear()
     for page, (result, ran) in zip(pages, runs):
         _runs[page.src_uri] = result
@@ -89,24 +114,30 @@ def _dependencies_digest():
     return digest.hexdigest()
 
 
-def _run(page_file, shared):
-    """(the page run's JSON, True if it ran now rather than came from the cache)."""
+def _cache_path(page_file, shared):
     source = Path(page_file.abs_src_path)
     key = hashlib.sha256(shared.encode() + page_file.src_uri.encode() + source.read_bytes())
     stem = page_file.src_uri.replace("/", "_").removesuffix(".md")
-    cached = CACHE / f"{stem}-{key.hexdigest()[:24]}.json"
+    return CACHE / f"{stem}-{key.hexdigest()[:24]}.json", stem
+
+
+def _cached(page_file, shared):
+    """(the page run's JSON, False) from the cache, or None if the page must run."""
+    cached, _ = _cache_path(page_file, shared)
     if cached.exists():
         return json.loads(cached.read_text(encoding="utf-8")), False
-    path = os.path.relpath(source, ROOT)  # "docs/<page>.md" in messages
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}  # no __pycache__ for serve to see
-    result = subprocess.run([sys.executable, "-m", "scripts.pages", path, page_file.src_uri],
-                            cwd=ROOT, capture_output=True, text=True, env=env)
-    if result.returncode != 0:
-        raise PluginError(result.stderr.strip() or f"{path}: the page could not be run")
+    return None
+
+
+def _store(page_file, shared, result):
+    cached, stem = _cache_path(page_file, shared)
     CACHE.mkdir(parents=True, exist_ok=True)
     for stale in CACHE.glob(f"{stem}-*.json"):
         stale.unlink()
     tmp = cached.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(result.stdout, encoding="utf-8")
+    tmp.write_text(json.dumps(result), encoding="utf-8")
     tmp.replace(cached)
-    return json.loads(result.stdout), True
+
+
+def _path(page_file):
+    return os.path.relpath(page_file.abs_src_path, ROOT)  # "docs/<page>.md" in messages

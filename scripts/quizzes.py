@@ -1,0 +1,112 @@
+"""Quizzes: a "Check yourself" question the reader answers in place, its key computed by the page.
+
+    !!! question "Check yourself"
+        With $a = 2$, $b = -3$ and $c = 10$, what is $f$?
+
+        <!-- quiz: number(f.data, answer=-10) -->
+
+The comment holds a Python call, run in the page's namespace at that place (by pytest
+and by the site build alike):
+
+- number(EXPR, answer=WRITTEN, tol=0): EXPR computes the expected number; WRITTEN is the
+  answer as the author wrote it. If they differ by more than tol, the page fails at the
+  quiz's line. The reader's input is right when it is within tol of EXPR's value (plus a
+  rounding margin of 1e-9 relative): 10, 10.0, 1e1, −10 and -10.0 all parse as numbers.
+- choice(EXPR, options=[...]): multiple choice; EXPR gives the right option, which must be
+  one of the options (a str). Options are inline Markdown, math included.
+
+The quiz is HTML in the page, hidden until docs/javascripts/quiz.js shows it, so with
+JavaScript off the reader has the question and the folded answer, as before.
+"""
+
+import dataclasses
+import html
+import math
+import numbers
+
+import markdown
+
+from scripts.directives import Directive, DirectiveError, Output
+
+
+@dataclasses.dataclass
+class Number:
+    key: float
+    answer: float
+    tol: float
+
+
+@dataclasses.dataclass
+class Choice:
+    key: str
+    options: list
+
+
+def number(expression, *, answer, tol=0.0):
+    """A numeric quiz: `expression` (int or float) must equal `answer` within `tol` (>= 0)."""
+    if isinstance(expression, bool) or not isinstance(expression, numbers.Real):
+        raise TypeError(f"number() needs a number to check against, not {type(expression).__name__}"
+                        " (for a Value, give its .data or .grad)")
+    if not (isinstance(answer, numbers.Real) and isinstance(tol, numbers.Real) and tol >= 0):
+        raise TypeError("number() needs answer= a number and tol= a number >= 0")
+    return Number(float(expression), float(answer), float(tol))
+
+
+def choice(expression, *, options):
+    """A multiple-choice quiz: `expression` gives the right option, one of `options` (strs)."""
+    if not options or not all(isinstance(o, str) for o in options) or len(set(options)) != len(options):
+        raise TypeError("choice() needs options=, a list of different strings")
+    return Choice(expression, list(options))
+
+
+def _close(a, b, tol):
+    return abs(a - b) <= tol + 1e-9 * max(1.0, abs(a), abs(b))
+
+
+class QuizParser(Directive):
+    """`<!-- quiz: number(...) -->` or `<!-- quiz: choice(...) -->`; see the module docstring."""
+
+    kind = "quiz"
+
+    def build(self, example, at, page):
+        quiz = eval(compile(example.parsed, example.path, "eval"), example.namespace,
+                    {"number": number, "choice": choice})
+        if isinstance(quiz, Number):
+            if not (math.isfinite(quiz.key) and _close(quiz.key, quiz.answer, quiz.tol)):
+                raise DirectiveError(f"{at}: the quiz's written answer {quiz.answer:g} differs from "
+                                     f"its expression, which gives {quiz.key!r} (tol {quiz.tol:g})")
+        elif isinstance(quiz, Choice):
+            if quiz.key not in quiz.options:
+                raise DirectiveError(f"{at}: the quiz's expression gives {quiz.key!r}, which is not "
+                                     f"one of its options {quiz.options}")
+        else:
+            raise DirectiveError(f"{at}: a quiz is number(...) or choice(...), not {example.parsed!r}")
+        return Output(self.kind, example.line, _html(quiz, f"quiz-{page.number(self.kind)}"))
+
+
+def _html(quiz, name):
+    """One line of HTML (it may sit inside an indented admonition)."""
+    check = '<button class="md-button bv-quiz__check" type="button">Check</button>'
+    feedback = '<p class="bv-quiz__feedback" role="status" aria-live="polite"></p>'
+    if isinstance(quiz, Number):
+        shown = f"{quiz.answer:g}".replace("-", "−")
+        attributes = (f'data-quiz="number" data-key="{quiz.key!r}" data-tol="{quiz.tol!r}" '
+                      f'data-shown="{html.escape(shown)}"')
+        body = (f'<label class="bv-quiz__label" for="{name}">Your answer</label> '
+                f'<input class="bv-quiz__input" id="{name}" type="text" inputmode="decimal" '
+                f'autocomplete="off" spellcheck="false"> {check}')
+    else:
+        attributes = f'data-quiz="choice" data-key="{quiz.options.index(quiz.key)}"'
+        labels = "".join(
+            f'<label class="bv-quiz__option"><input type="radio" name="{name}" value="{i}"> '
+            f"{_inline(option)}</label>" for i, option in enumerate(quiz.options))
+        body = f'<fieldset><legend>Pick one</legend>{labels}</fieldset>{check}'
+    return f'<div class="bv-quiz" id="{name}-box" {attributes} hidden>{body}{feedback}</div>'
+
+
+def _inline(text):
+    """An option's inline Markdown (code, math) as HTML, without the surrounding <p>."""
+    from scripts.katex import KatexExtension
+
+    rendered = markdown.markdown(text, extensions=[KatexExtension()])
+    return rendered.removeprefix("<p>").removesuffix("</p>").replace("\n", " ")
