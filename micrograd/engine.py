@@ -13,6 +13,7 @@ multiply".
 
 import math
 import numbers
+from collections import deque
 
 
 class Value:
@@ -92,11 +93,7 @@ class Value:
         Zero the grads between calls (micrograd.nn.Module.zero_grad) or
         rebuild the graph. Iterative, so graphs of any depth work.
         """
-        order = topological_order(self)
-        self.grad = 1.0
-        for node in reversed(order):
-            for parent, local in zip(node._prev, node._local):
-                parent.grad += local * node.grad  # chain rule; += sums every path
+        deque(backward_steps(self), maxlen=0)  # run every step, keep none
 
     # Derived ops: one line each, built from the ops above.
     def __neg__(self): return self * -1                              # -self
@@ -106,6 +103,24 @@ class Value:
     def __rmul__(self, other): return self * other                   # other * self
     def __truediv__(self, other): return self * _reciprocal(other)   # self / other
     def __rtruediv__(self, other): return other * _reciprocal(self)  # other / self
+
+
+def backward_steps(root, order=None):
+    """The backward pass from `root`, one step at a time: a generator of Values.
+
+    Seeds root.grad = 1.0 and yields root (the seed step); then, for each node
+    of `order`, does parent.grad += local * node.grad for each of its parents
+    and yields the node. order: an iterable of Values of root's graph, by
+    default its reverse topological order; another order may lose paths, as
+    a reader may want to see. backward() runs every step; micrograd.trace
+    records them. Raises nothing of its own.
+    """
+    root.grad = 1.0
+    yield root
+    for node in reversed(topological_order(root)) if order is None else order:
+        for parent, local in zip(node._prev, node._local):
+            parent.grad += local * node.grad  # chain rule; += sums every path
+        yield node
 
 
 def _reciprocal(x):

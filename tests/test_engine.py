@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from micrograd import gradcheck, numerical_grad, relative_error
-from micrograd.engine import Value, topological_order
+from micrograd.engine import Value, backward_steps, topological_order
 from micrograd.nn import MLP, Layer, Neuron
 
 NEURON_BIAS = 6.8813735870195432
@@ -85,6 +85,39 @@ def test_diamond_sums_both_paths():
     a, d = diamond()
     d.backward()
     assert d.data == 18.0
+    assert a.grad == 15.0
+
+
+def test_backward_steps_seed_first_then_reverse_topological_order():
+    a, d = diamond()
+    order = topological_order(d)
+    visited = []
+    for node in backward_steps(d):
+        visited.append(node)
+        if len(visited) == 1:
+            assert d.grad == 1.0 and all(n.grad == 0.0 for n in order[:-1])  # only the seed so far
+    assert visited == [d] + order[::-1]
+    assert a.grad == 15.0
+
+
+def test_backward_is_the_steps_run_to_the_end():
+    _, by_steps = build_L()
+    _, by_backward = build_L()
+    for _ in backward_steps(by_steps):
+        pass
+    by_backward.backward()
+    assert [n.grad for n in topological_order(by_steps)] == [n.grad for n in topological_order(by_backward)]
+
+
+def test_backward_steps_follows_a_chosen_order_and_backward_does_not():
+    a = Value(2.0)
+    b, c = a + 1, 3 * a
+    d = b * c
+    list(backward_steps(d, order=[b, d, c]))  # b before d: the path through b is lost
+    assert (a.grad, b.grad, c.grad) == (9.0, 6.0, 3.0)
+    for node in topological_order(d):
+        node.grad = 0.0
+    d.backward()
     assert a.grad == 15.0
 
 
