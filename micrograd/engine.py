@@ -1,9 +1,9 @@
 """A scalar reverse-mode automatic differentiation engine.
 
-Every `Value` remembers its parents and, for each parent, the local derivative
-of the edge from that parent (d self / d parent, computed during the forward
-pass). `backward()` walks the graph in reverse topological order and applies
-the chain rule: parent.grad += local derivative * node.grad.
+Every `Value` remembers its parents (at most two) and, for each parent, the
+local derivative of the edge from that parent (d self / d parent, computed
+during the forward pass). `backward()` walks the graph in reverse topological
+order and applies the chain rule: parent.grad += local derivative * node.grad.
 
 Design after Andrej Karpathy's micrograd (MIT, 2020); storing local
 derivatives instead of a `_backward` closure per node follows his microgpt
@@ -24,7 +24,10 @@ class Value:
     real number (str, None, complex...); NumPy scalars are accepted.
     """
 
-    __slots__ = ("data", "grad", "label", "_prev", "_local", "_op")
+    # Parents _x, _y (None if absent) and local derivatives _dx = d self/dx,
+    # _dy = d self/dy sit in slots, not in two tuples: then the node itself
+    # is the only object per node that the garbage collector tracks.
+    __slots__ = ("data", "grad", "label", "_op", "_x", "_y", "_dx", "_dy")
 
     def __init__(self, data, label="", _prev=(), _local=(), _op=""):
         if not isinstance(data, (float, int)) and not isinstance(data, numbers.Real):
@@ -34,24 +37,37 @@ class Value:
         self.data = float(data)
         self.grad = 0.0
         self.label = label
-        self._prev = _prev    # parents: the Values this one was computed from
-        self._local = _local  # d self / d parent, one number per parent
-        self._op = _op        # the operation that made it, for drawing
+        self._op = _op             # the operation that made it, for drawing
+        self._x = self._y = None   # no parents (a leaf) ...
+        self._dx = self._dy = 0.0
+        if _prev:                  # ... unless given, with their local derivatives
+            self._prev, self._local = _prev, _local
 
     def __repr__(self):  # same text as micrograd 0.1.0
         return f"Value(data={self.data}, grad={self.grad})"
 
-    # Each op: compute the output, then give each parent's local derivative.
+    # The parents and their local derivatives as tuples, for drawing and for
+    # code written for micrograd 0.1.0; the engine itself reads the slots.
+    @property
+    def _prev(self): return tuple(p for p in (self._x, self._y) if p is not None)
+    @_prev.setter
+    def _prev(self, parents): self._x, self._y = _two(parents, None)
+    @property
+    def _local(self): return (self._dx, self._dy)[:len(self._prev)]
+    @_local.setter
+    def _local(self, local): self._dx, self._dy = _two(local, 0.0)
+
+    # Each op: the output, then each parent with its local derivative.
 
     def __add__(self, other):
         other = other if isinstance(other, Value) else Value(other)
         # d(x + y)/dx = 1 and d(x + y)/dy = 1
-        return Value(self.data + other.data, "", (self, other), _ONES, "+")
+        return _node(self.data + other.data, "+", self, 1.0, other, 1.0)
 
     def __mul__(self, other):
         other = other if isinstance(other, Value) else Value(other)
         # d(x * y)/dx = y and d(x * y)/dy = x: swap and scale
-        return Value(self.data * other.data, "", (self, other), (other.data, self.data), "*")
+        return _node(self.data * other.data, "*", self, other.data, other, self.data)
 
     def __pow__(self, n):
         if not isinstance(n, (int, float)):
@@ -59,13 +75,13 @@ class Value:
                 f"only int/float exponents are supported, not {type(n).__name__}"
             )
         # d(x ** n)/dx = n * x ** (n - 1)
-        return Value(self.data**n, "", (self,), (n * self.data ** (n - 1),), f"**{n}")
+        return _node(self.data**n, f"**{n}", self, n * self.data ** (n - 1))
 
     def tanh(self):
         """tanh(self) as a new Value; never raises."""
         t = math.tanh(self.data)
         # d tanh(x)/dx = 1 - tanh(x)**2, read off the output
-        return Value(t, "", (self,), (1.0 - t * t,), "tanh")
+        return _node(t, "tanh", self, 1.0 - t * t)
 
     def exp(self):
         """e ** self as a new Value; OverflowError (naming the input) above about 709.78."""
@@ -74,13 +90,13 @@ class Value:
         except OverflowError:
             raise OverflowError(f"exp({self.data}) overflows a float") from None
         # d exp(x)/dx = exp(x)
-        return Value(e, "", (self,), (e,), "exp")
+        return _node(e, "exp", self, e)
 
     def relu(self):
         """max(0, self) as a new Value; never raises."""
         positive = self.data > 0
         # d relu(x)/dx = 1 for x > 0, else 0 (we pick 0 at the kink x = 0)
-        return Value(self.data if positive else 0.0, "", (self,), _ONE if positive else _ZERO, "ReLU")
+        return _node(self.data if positive else 0.0, "ReLU", self, 1.0 if positive else 0.0)
 
     def backward(self):
         """Fill in .grad of every node this Value depends on; returns None.
@@ -96,13 +112,13 @@ class Value:
         deque(backward_steps(self), maxlen=0)  # run every step, keep none
 
     # Derived ops: one line each, built from the ops above.
-    def __neg__(self): return self * -1                              # -self
-    def __radd__(self, other): return self + other                   # other + self
-    def __sub__(self, other): return self + (-other)                 # self - other
-    def __rsub__(self, other): return other + (-self)                # other - self
-    def __rmul__(self, other): return self * other                   # other * self
-    def __truediv__(self, other): return self * _reciprocal(other)   # self / other
-    def __rtruediv__(self, other): return other * _reciprocal(self)  # other / self
+    def __neg__(self): return self * -1                                        # -self
+    def __radd__(self, other): return self + other                             # other + self
+    def __sub__(self, other): return self + (-other)                           # self - other
+    def __rsub__(self, other): return other + (-self)                          # other - self
+    def __rmul__(self, other): return self * other                             # other * self
+    def __truediv__(self, other): return self * _reciprocal(other)             # self / other
+    def __rtruediv__(self, other): return other * _reciprocal(self)            # other / self
 
 
 def backward_steps(root, order=None):
@@ -118,16 +134,10 @@ def backward_steps(root, order=None):
     root.grad = 1.0
     yield root
     for node in reversed(topological_order(root)) if order is None else order:
-        for parent, local in zip(node._prev, node._local):
-            parent.grad += local * node.grad  # chain rule; += sums every path
+        for parent, local in ((node._x, node._dx), (node._y, node._dy)):
+            if parent is not None:
+                parent.grad += local * node.grad  # chain rule; += sums every path
         yield node
-
-
-def _reciprocal(x):
-    """x ** -1 for a Value or a number; ZeroDivisionError names the zero."""
-    if (x.data if isinstance(x, Value) else x) == 0:
-        raise ZeroDivisionError(f"division by {x!r}, which is 0")
-    return x**-1
 
 
 def topological_order(root):
@@ -135,22 +145,48 @@ def topological_order(root):
 
     Depth-first search with an explicit stack instead of recursion, so a chain
     of a million operations does not hit Python's recursion limit. A node is
-    pushed back under a None marker while its parents are explored; popping
-    the marker means all its parents are listed, so the node is listed next.
+    pushed back under a marker while its parents are explored; popping the
+    marker means all its parents are listed, so the node is listed next.
+    Nodes of another class work too if they keep their parents in `_prev`.
     """
     order, visited, stack = [], set(), [root]
     while stack:
         node = stack.pop()
-        if node is None:  # the node below the marker has all its parents listed
+        if node is _LISTED:  # the node below the marker has all its parents listed
             order.append(stack.pop())
-        elif node not in visited:
+        elif node is not None and node not in visited:  # None: no such parent
             visited.add(node)
-            stack.append(node)
-            stack.append(None)
-            stack.extend(node._prev[::-1])  # reversed: the first parent is listed first
+            try:
+                stack += (node, _LISTED, node._y, node._x)  # _x on top: listed first
+            except AttributeError:  # not a Value: parents in a _prev tuple
+                stack += (node, _LISTED, *node._prev[::-1])
     return order
 
 
-_ONES = (1.0, 1.0)  # local derivatives of +, shared by every addition node
-_ONE = (1.0,)
-_ZERO = (0.0,)
+_LISTED = object()
+_new = object.__new__
+
+
+def _node(data, op, x, dx, y=None, dy=0.0):
+    """A new Value: `data`, made by `op` from x (and y), d data/dx = dx (and dy)."""
+    out = _new(Value)  # no __init__: data is a float already
+    out.data, out.grad = data, 0.0
+    out.label, out._op = "", op
+    out._x, out._y = x, y
+    out._dx, out._dy = dx, dy
+    return out
+
+
+def _two(items, missing):
+    """The first two of at most two items, `missing` standing in for absent ones."""
+    items = tuple(items)
+    if len(items) > 2:
+        raise ValueError(f"a Value has at most two parents, not {len(items)}")
+    return (items + (missing, missing))[:2]
+
+
+def _reciprocal(x):
+    """x ** -1 for a Value or a number; ZeroDivisionError names the zero."""
+    if (x.data if isinstance(x, Value) else x) == 0:
+        raise ZeroDivisionError(f"division by {x!r}, which is 0")
+    return x**-1

@@ -1,6 +1,7 @@
 """The engine: worked numbers from the chapters, gradients against finite
 differences and PyTorch, bad input, deep graphs."""
 
+import gc
 import math
 import random
 
@@ -119,6 +120,45 @@ def test_backward_steps_follows_a_chosen_order_and_backward_does_not():
         node.grad = 0.0
     d.backward()
     assert a.grad == 15.0
+
+
+def tracked_per_node(make, n=2000):
+    """Objects the garbage collector tracks per node, over n nodes made by make(x)."""
+    x = Value(0.5)
+    gc.collect()
+    gc.disable()
+    try:
+        before = len(gc.get_objects())
+        y = x
+        for _ in range(n):
+            y = make(y)
+        return (len(gc.get_objects()) - before) / n
+    finally:
+        gc.enable()
+
+
+@pytest.mark.parametrize("make", [lambda y: y * 0.5, lambda y: y + 1.0, lambda y: y.tanh(),
+                                  lambda y: y**2, lambda y: y.relu(), lambda y: y.exp() * 0.1],
+                         ids=["mul", "add", "tanh", "pow", "relu", "exp-mul"])
+def test_a_node_is_the_only_object_it_adds_to_the_collector(make):
+    # a constant operand is a node too: y * 0.5 adds two nodes per step
+    nodes_per_step = len(topological_order(make(Value(0.5)))) - 1
+    assert tracked_per_node(make) == pytest.approx(nodes_per_step, abs=0.01)
+
+
+def test_prev_and_local_read_and_write_the_slots():
+    a, b = Value(2.0, label="a"), Value(-3.0, label="b")
+    y = a * b
+    assert y._prev == (a, b) and y._local == (-3.0, 2.0)
+    assert y.tanh()._prev == (y,) and len(y.tanh()._local) == 1
+    assert a._prev == () and a._local == ()
+    rebuilt = Value(y.data, "y", y._prev, y._local, y._op)  # chapter 7 re-wraps nodes like this
+    rebuilt.backward()
+    assert (a.grad, b.grad) == (-3.0, 2.0)
+    y._local = (10.0, 20.0)  # writable, for deliberately broken engines
+    assert y._local == (10.0, 20.0)
+    with pytest.raises(ValueError, match="at most two parents"):
+        Value(1.0, _prev=(a, b, a), _local=(1.0, 1.0, 1.0))
 
 
 def test_backward_twice_accumulates_and_zero_grad_resets():
