@@ -9,6 +9,17 @@ Design after Andrej Karpathy's micrograd (MIT, 2020); storing local
 derivatives instead of a `_backward` closure per node follows his microgpt
 (2026): "return local gradients for each op and get backward() to do the
 multiply".
+
+Numbers are IEEE 754 doubles, as in PyTorch's float64: inf and NaN propagate,
+and a local derivative may be inf (the slope of √x at 0). Where Python's own
+float arithmetic refuses a result (division by zero, 0 to a negative power,
+overflow in ** or exp, a negative number to a fractional power), the
+operation raises an error naming the operation you wrote; PyTorch returns
+inf or NaN there. Other differences from PyTorch, all tested: a zero
+gradient is +0.0 where PyTorch may give -0.0 (grads start at 0.0 and grow by
++=); a / b is a * b**-1, one rounding more than a true division, and its
+gradient for b underflows to 0 once |b| > 1e154; the local derivatives of
+tanh and of x ** ±0.5 may differ in the last digits (see those methods).
 """
 
 import math
@@ -22,6 +33,11 @@ class Value:
     Value(data: int | float, label: str = "") -> Value. `data` is stored as a
     float, `grad` starts at 0.0. Raises TypeError for anything that is not a
     real number (str, None, complex...); NumPy scalars are accepted.
+
+    An operation computes its local derivatives from its inputs' data when it
+    runs. So changing `w.data` after the forward pass changes neither the
+    outputs nor what backward() computes (micrograd 0.1.0 reads the new data
+    in backward()): rebuild the graph after changing data, as training does.
     """
 
     # Parents _x, _y (None if absent) and local derivatives _dx = d self/dx,
@@ -60,31 +76,47 @@ class Value:
     # Each op: the output, then each parent with its local derivative.
 
     def __add__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
+        other = _value(other, "+")
         # d(x + y)/dx = 1 and d(x + y)/dy = 1
         return _node(self.data + other.data, "+", self, 1.0, other, 1.0)
 
     def __mul__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
+        other = _value(other, "*")
         # d(x * y)/dx = y and d(x * y)/dy = x: swap and scale
         return _node(self.data * other.data, "*", self, other.data, other, self.data)
 
     def __pow__(self, n):
+        """self ** n for a constant n (int | float) as a new Value.
+
+        TypeError for any other n, a Value too. ZeroDivisionError for 0 ** n
+        with n < 0, ValueError for a negative number to a fractional power,
+        OverflowError past the largest float: each names **. The local
+        derivative n·xⁿ⁻¹ follows C's pow (IEEE 754): inf for x ** 0.5 at 0;
+        0 for n = 0, as in PyTorch. (PyTorch computes x ** ±0.5 as a square
+        root, which gives a different sign or NaN at x = -0.0 and -inf.)
+        """
         if not isinstance(n, (int, float)):
-            raise TypeError(
-                f"only int/float exponents are supported, not {type(n).__name__}"
-            )
-        # d(x ** n)/dx = n * x ** (n - 1)
-        return _node(self.data**n, f"**{n}", self, n * self.data ** (n - 1))
+            raise TypeError(f"unsupported exponent for **: {type(n).__name__} "
+                            "(only int/float exponents are supported)")
+        x = self.data
+        # d(x ** n)/dx = n * x ** (n - 1); 0 for n = 0 (x ** 0 is the constant 1)
+        return _node(_power(x, n), f"**{n}", self, n * _c_pow(x, n - 1) if n else 0.0)
 
     def tanh(self):
-        """tanh(self) as a new Value; never raises."""
+        """tanh(self) as a new Value; never raises (tanh(±inf) = ±1).
+
+        The local derivative 1 - t*t is read off the rounded output t; PyTorch
+        fuses that multiply-add, so the two may differ by up to 2**-52 (a
+        relative 1e-9 where tanh saturates, as at x = 8).
+        """
         t = math.tanh(self.data)
         # d tanh(x)/dx = 1 - tanh(x)**2, read off the output
         return _node(t, "tanh", self, 1.0 - t * t)
 
     def exp(self):
-        """e ** self as a new Value; OverflowError (naming the input) above about 709.78."""
+        """e ** self as a new Value; exp(inf) = inf and exp(-inf) = 0.0.
+        OverflowError (naming exp and the input) for a finite input above
+        about 709.78, where PyTorch returns inf."""
         try:
             e = math.exp(self.data)
         except OverflowError:
@@ -93,10 +125,12 @@ class Value:
         return _node(e, "exp", self, e)
 
     def relu(self):
-        """max(0, self) as a new Value; never raises."""
-        positive = self.data > 0
-        # d relu(x)/dx = 1 for x > 0, else 0 (we pick 0 at the kink x = 0)
-        return _node(self.data if positive else 0.0, "ReLU", self, 1.0 if positive else 0.0)
+        """max(0, self) as a new Value; never raises. As in PyTorch, NaN stays
+        NaN and -0.0 stays -0.0; the local derivative is 0 for x <= 0, else 1."""
+        x = self.data
+        # d relu(x)/dx = 1 for x > 0, else 0 (we pick 0 at the kink x = 0);
+        # NaN < 0 is False, so NaN passes through
+        return _node(0.0 if x < 0 else x, "ReLU", self, 0.0 if x <= 0 else 1.0)
 
     def backward(self):
         """Fill in .grad of every node this Value depends on; returns None.
@@ -114,11 +148,11 @@ class Value:
     # Derived ops: one line each, built from the ops above.
     def __neg__(self): return self * -1                                        # -self
     def __radd__(self, other): return self + other                             # other + self
-    def __sub__(self, other): return self + (-other)                           # self - other
-    def __rsub__(self, other): return other + (-self)                          # other - self
+    def __sub__(self, other): return self + (-_number(other, "-"))             # self - other
+    def __rsub__(self, other): return (-self) + _number(other, "-")            # other - self
     def __rmul__(self, other): return self * other                             # other * self
     def __truediv__(self, other): return self * _reciprocal(other)             # self / other
-    def __rtruediv__(self, other): return other * _reciprocal(self)            # other / self
+    def __rtruediv__(self, other): return _reciprocal(self) * _number(other, "/")  # other / self
 
 
 def backward_steps(root, order=None):
@@ -177,6 +211,19 @@ def _node(data, op, x, dx, y=None, dy=0.0):
     return out
 
 
+def _number(x, op):
+    """x itself if it is a Value or a real number; TypeError naming `op` if not."""
+    if isinstance(x, (Value, float, int)) or isinstance(x, numbers.Real):
+        return x
+    raise TypeError(f"unsupported operand for {op} with a Value: {type(x).__name__} "
+                    f"{x!r} (a Value combines with Values, ints and floats)")
+
+
+def _value(x, op):
+    """x as a Value, a number wrapped in one; TypeError naming `op` if neither."""
+    return x if isinstance(x, Value) else Value(_number(x, op))
+
+
 def _two(items, missing):
     """The first two of at most two items, `missing` standing in for absent ones."""
     items = tuple(items)
@@ -186,7 +233,31 @@ def _two(items, missing):
 
 
 def _reciprocal(x):
-    """x ** -1 for a Value or a number; ZeroDivisionError names the zero."""
-    if (x.data if isinstance(x, Value) else x) == 0:
+    """x ** -1 for a Value or a number; errors name the division."""
+    if (x.data if isinstance(x, Value) else _number(x, "/")) == 0:
         raise ZeroDivisionError(f"division by {x!r}, which is 0")
-    return x**-1
+    try:
+        return x**-1
+    except OverflowError:
+        raise OverflowError(f"division by {x!r} overflows a float") from None
+
+
+def _power(x, n):
+    """x ** n for a float x; an error naming ** where Python refuses it."""
+    try:
+        y = x**n
+    except ZeroDivisionError:
+        raise ZeroDivisionError(f"{x!r} ** {n!r}: 0 cannot be raised to a negative power") from None
+    except OverflowError:
+        raise OverflowError(f"{x!r} ** {n!r} overflows a float") from None
+    if isinstance(y, complex):  # Python's answer for a negative number to a fractional power
+        raise ValueError(f"{x!r} ** {n!r} is not a real number (a negative base needs an integer exponent)")
+    return y
+
+
+def _c_pow(x, n):
+    """x ** n as C's pow() gives it (IEEE 754): ±inf where Python raises."""
+    try:
+        return x**n
+    except (ZeroDivisionError, OverflowError):  # 0 to a negative power, or too large
+        return math.copysign(math.inf, x) if n % 2 == 1 else math.inf  # odd n keeps x's sign
