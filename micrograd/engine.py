@@ -145,6 +145,17 @@ class Value:
         """
         deque(backward_steps(self), maxlen=0)  # run every step, keep none
 
+    def __reduce__(self):
+        # pickle and copy.deepcopy: the graph as one flat list in topological
+        # order, not parent by parent (a recursion that fails a few hundred
+        # nodes deep). Other leaves stay objects: shared with a model's own.
+        order = topological_order(self)
+        index = {node: i for i, node in enumerate(order)}
+        return _rebuild, ([node if node._x is None and node is not self else
+                           (type(node), node.data, node.grad, node.label, node._op,
+                            index.get(node._x), node._dx, index.get(node._y), node._dy)
+                           for node in order],)
+
     # Derived ops: one line each, built from the ops above.
     def __neg__(self): return self * -1                                        # -self
     def __radd__(self, other): return self + other                             # other + self
@@ -201,9 +212,9 @@ _LISTED = object()
 _new = object.__new__
 
 
-def _node(data, op, x, dx, y=None, dy=0.0):
+def _node(data, op, x, dx, y=None, dy=0.0, cls=Value):
     """A new Value: `data`, made by `op` from x (and y), d data/dx = dx (and dy)."""
-    out = _new(Value)  # no __init__: data is a float already
+    out = _new(cls)  # no __init__: data is a float already
     out.data, out.grad = data, 0.0
     out.label, out._op = "", op
     out._x, out._y = x, y
@@ -261,3 +272,16 @@ def _c_pow(x, n):
         return x**n
     except (ZeroDivisionError, OverflowError):  # 0 to a negative power, or too large
         return math.copysign(math.inf, x) if n % 2 == 1 else math.inf  # odd n keeps x's sign
+
+
+def _rebuild(entries):
+    """The last node of a list made by Value.__reduce__, with its graph."""
+    nodes = []
+    for entry in entries:
+        if isinstance(entry, tuple):  # a node's fields, its parents as indices
+            cls, data, grad, label, op, x, dx, y, dy = entry
+            x, y = (None if i is None else nodes[i] for i in (x, y))
+            entry = _node(data, op, x, dx, y, dy, cls)
+            entry.grad, entry.label = grad, label
+        nodes.append(entry)
+    return nodes[-1]

@@ -1,8 +1,10 @@
 """The engine: worked numbers from the chapters, gradients against finite
 differences and PyTorch, bad input, deep graphs."""
 
+import copy
 import gc
 import math
+import pickle
 import random
 
 import pytest
@@ -538,6 +540,50 @@ def test_backward_handles_a_chain_of_a_million_operations():
     assert y.data == 1_000_001.0
     assert x.grad == 1.0
     assert one.grad == 1_000_000.0
+
+
+def chapter_6_loss():
+    """The loss graph of chapter 6: MLP(2, [16, 16, 1]) on 100 two-moons points."""
+    from sklearn.datasets import make_moons
+
+    X, y = make_moons(n_samples=100, noise=0.1, random_state=1)
+    random.seed(1337)
+    model = MLP(2, [16, 16, 1])
+    scores = [model([Value(float(a)), Value(float(b))]) for a, b in X]
+    hinge = [(1 - (2.0 * t - 1.0) * s).relu() for t, s in zip(y, scores)]
+    loss = sum(hinge) / len(hinge) + 1e-4 * sum(p * p for p in model.parameters())
+    return model, loss
+
+
+def test_pickle_and_deepcopy_the_chapter_6_loss_graph():
+    model, loss = chapter_6_loss()
+    assert len(topological_order(loss)) > 60_000
+    loss.backward()
+    for copied in (pickle.loads(pickle.dumps(loss)), copy.deepcopy(loss)):
+        nodes, original = topological_order(copied), topological_order(loss)
+        assert [(n.data, n.grad, n.label, n._op, n._local) for n in nodes] == [
+            (n.data, n.grad, n.label, n._op, n._local) for n in original]
+        assert not set(map(id, nodes)) & set(map(id, original))  # a copy, not the same nodes
+    model2, loss2 = copy.deepcopy((model, loss))  # the model's parameters stay the loss's leaves
+    leaves = {id(n) for n in topological_order(loss2) if not n._prev}
+    assert {id(p) for p in model2.parameters()} <= leaves
+    for node in topological_order(loss2):
+        node.grad = 0.0
+    loss2.backward()
+    assert [p.grad for p in model2.parameters()] == [p.grad for p in model.parameters()]
+
+
+def test_pickle_and_copy_a_chain_far_deeper_than_the_recursion_limit():
+    x = Value(1.0, label="x")
+    y = x
+    for _ in range(20_000):
+        y = y * 1.0 + 0.5
+    for copied in (pickle.loads(pickle.dumps(y)), copy.deepcopy(y), copy.copy(y)):
+        assert copied.data == y.data
+        copied.backward()
+        assert topological_order(copied)[0].grad == 1.0
+    leaf = pickle.loads(pickle.dumps(x))
+    assert (leaf.data, leaf.label, leaf._prev) == (1.0, "x", ())
 
 
 def test_topological_order_puts_parents_first():
