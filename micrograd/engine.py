@@ -18,8 +18,9 @@ operation raises an error naming the operation you wrote; PyTorch returns
 inf or NaN there. Other differences from PyTorch, all tested: a zero
 gradient is +0.0 where PyTorch may give -0.0 (grads start at 0.0 and grow by
 +=); a / b is a * b**-1, one rounding more than a true division, and its
-gradient for b underflows to 0 once |b| > 1e154; the local derivatives of
-tanh and of x ** ±0.5 may differ in the last digits (see those methods).
+gradient for b underflows (loses digits, then is 0) once |b| > 1e154; the
+local derivatives of tanh and of x ** ±0.5 may differ in the last digits
+(see those methods).
 """
 
 import math

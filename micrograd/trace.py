@@ -60,7 +60,7 @@ def formula(op, k):
 
 
 def trace(root, order=None):
-    """Run backward() from `root`, recording it, and leave every .grad as it was.
+    """Run the backward pass from `root`, recording each step; leave every .grad as it was.
 
     root: a Value. order: None (the engine's reverse topological order) or an
     iterable of Values of root's graph, visited in that order instead, as a
@@ -82,9 +82,14 @@ def trace(root, order=None):
 
     Numbers are floats; inf and NaN are written as the strings "Infinity",
     "-Infinity" and "NaN", so the trace is strict JSON (JavaScript's Number()
-    reads them back). Raises ValueError for a node of `order` outside root's
-    graph, or an operation with no known rule (see formula); every .grad is
-    restored even then.
+    reads them back). With a grads list per step, a trace of n nodes holds
+    about n² numbers: it is meant for the small graphs of a page. The steps
+    come from micrograd.engine.backward_steps, the loop backward() runs; the
+    record of each += is checked against the grads the engine left.
+
+    Raises ValueError for a node of `order` outside root's graph, or an
+    operation with no known rule (see formula); RuntimeError if a record
+    disagrees with the engine. Every .grad is restored even then.
     """
     nodes = topological_order(root)
     ids = node_ids(nodes)
