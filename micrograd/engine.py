@@ -107,8 +107,8 @@ class Value:
         """tanh(self) as a new Value; never raises (tanh(±inf) = ±1).
 
         The local derivative 1 - t*t is read off the rounded output t; PyTorch
-        fuses that multiply-add, so the two may differ by up to 2**-52 (a
-        relative 1e-9 where tanh saturates, as at x = 8).
+        fuses that multiply-add, so the two may differ by up to 2**-52, which
+        is a large relative difference where tanh saturates (7e-11 at x = 8).
         """
         t = math.tanh(self.data)
         # d tanh(x)/dx = 1 - tanh(x)**2, read off the output
