@@ -7,6 +7,7 @@ record per Value (label | data | grad) and one small node per operation.
 import graphviz
 
 from micrograd.engine import topological_order
+from micrograd.trace import edge_id, node_ids
 
 
 def draw_dot(root, rankdir="LR", local_derivatives=False, fmt="svg"):
@@ -18,7 +19,10 @@ def draw_dot(root, rankdir="LR", local_derivatives=False, fmt="svg"):
     Each Value is a record of label, data and grad (4 decimals), its fields
     stacked across the flow; each operation is a small circle. Node names
     follow topological order (n0, n1, ...), never id(), so the same graph
-    gives byte-identical output.
+    gives byte-identical output. The names are also the SVG ids, the ones
+    micrograd.trace uses: record "n{i}", operation "n{i}op", edge from a
+    parent into an operation "{parent}-{child}-{k}" (k: the parent's
+    position), edge from an operation to its result "{child}op-{child}".
     Raises ValueError for any other rankdir.
     """
     if rankdir not in ("LR", "TB"):
@@ -28,20 +32,20 @@ def draw_dot(root, rankdir="LR", local_derivatives=False, fmt="svg"):
     dot.attr("node", fontname="Helvetica", fontsize="11")
     dot.attr("edge", fontname="Helvetica", fontsize="10")
     order = topological_order(root)
-    name = {node: f"n{i}" for i, node in enumerate(order)}
+    name = node_ids(order)
     for node in order:
         fields = [_escape(node.label)] if node.label else []
         fields += [f"data {node.data:.4f}", f"grad {node.grad:.4f}"]
         # fields stacked across the direction of flow: narrow figures that fit a text column
         record = " | ".join(fields) if rankdir == "LR" else "{ " + " | ".join(fields) + " }"
-        dot.node(name[node], record, shape="record")
+        dot.node(name[node], record, shape="record", id=name[node])
         if node._op:
             op = name[node] + "op"
-            dot.node(op, node._op, shape="circle", width="0.4", fixedsize="false")
-            dot.edge(op, name[node])
-            for parent, local in zip(node._prev, node._local):
+            dot.node(op, node._op, shape="circle", width="0.4", fixedsize="false", id=op)
+            dot.edge(op, name[node], id=f"{op}-{name[node]}")
+            for k, (parent, local) in enumerate(zip(node._prev, node._local)):
                 label = f"{local:.4f}" if local_derivatives else None
-                dot.edge(name[parent], op, label=label)
+                dot.edge(name[parent], op, label=label, id=edge_id(name[parent], name[node], k))
     return dot
 
 

@@ -37,7 +37,7 @@ def test_draw_dot_shows_label_data_grad_and_local_derivatives():
     assert '"L | data -8.0000 | grad 1.0000"' in source
     assert '"a | data 2.0000 | grad 6.0000"' in source
     assert '"{ a | data 2.0000 | grad 6.0000 }"' in draw_dot(L, rankdir="TB").source
-    assert "n0 -> n2op [label=-3.0000]" in source  # d(a*b)/da = b
+    assert 'n0 -> n2op [label=-3.0000 id="n0-n2-0"]' in source  # d(a*b)/da = b
     with pytest.raises(ValueError, match="rankdir"):
         draw_dot(L, rankdir="RL2")
 
@@ -49,6 +49,17 @@ def test_same_graph_gives_byte_identical_svg(tmp_path, monkeypatch):
         svgs.append(scripts.figures.to_svg(draw_dot(build_L())))
     assert svgs[0] == svgs[1]
     assert "data -8.0000" in html.unescape(svgs[0])  # Graphviz writes '-' as &#45;
+
+
+def test_svg_nodes_and_edges_carry_the_trace_ids():
+    a = Value(3.0, label="a")
+    svg = html.unescape(draw_dot(a * a).pipe(format="svg").decode())  # Graphviz writes '-' as &#45;
+    assert '<g id="n0" class="node">' in svg
+    assert '<g id="n1" class="node">' in svg
+    assert '<g id="n1op" class="node">' in svg
+    assert '<g id="n1op-n1" class="edge">' in svg
+    assert '<g id="n0-n1-0" class="edge">' in svg and '<g id="n0-n1-1" class="edge">' in svg  # a·a: two edges
+    assert 'id="node' not in svg and 'id="edge' not in svg  # no id left to Graphviz's numbering
 
 
 def page(tmp_path, text):
