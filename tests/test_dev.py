@@ -335,14 +335,14 @@ def test_serve_takes_a_port(machine, how):
     port = free_port()
     result = machine.run("serve", *how, str(port))
     assert result.returncode == 0, result.stderr
-    assert machine.calls() == [f".venv/bin/mkdocs serve --dirty --dev-addr 127.0.0.1:{port}"]
+    assert machine.calls() == [f".venv/bin/mkdocs serve --dirty --no-strict --dev-addr 127.0.0.1:{port}"]
 
 
 def test_serve_without_a_port_uses_8000(machine):
     machine.stub("python3")  # the port check: whatever holds 8000 on this machine, say it is free
     result = machine.run("serve")
     assert result.returncode == 0, result.stderr
-    assert machine.calls()[-1] == ".venv/bin/mkdocs serve --dirty --dev-addr 127.0.0.1:8000"
+    assert machine.calls()[-1] == ".venv/bin/mkdocs serve --dirty --no-strict --dev-addr 127.0.0.1:8000"
 
 
 @pytest.mark.parametrize("args", [["eighty"], ["70000"], ["0"], ["8001", "8002"], ["--port"]])
