@@ -343,12 +343,12 @@ def _reader_line(error):
 
 
 def _reader_error(error):
+    if isinstance(error, RecursionError):  # which line is deepest, and the wording, vary by Python version
+        return ("RecursionError in your code: the calls nested deeper than Python allows (about 1,000); "
+                "a long chain of operations needs a loop with your own stack, not recursion")
     line = _reader_line(error)
     where = f" on line {line} of your code" if line else ""
     text = f"{type(error).__name__}{where}: {error}"
-    if isinstance(error, RecursionError):
-        text += (" (Python allows about 1,000 nested calls; a long chain of operations needs a loop "
-                 "with your own stack, not recursion)")
     if "ellipsis" in str(error).lower():
         text += " (a blank, ..., is still in your code)"
     elif isinstance(error, NameError):
