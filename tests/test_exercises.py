@@ -12,7 +12,7 @@ import zipfile
 
 import markdown
 import pytest
-from mkdocs.config import load_config
+import yaml
 from mkdocs.exceptions import PluginError
 
 from scripts import exercises
@@ -249,9 +249,10 @@ def test_the_exercise_becomes_a_heading_instructions_starter_and_folds(runtime):
             "<!-- exercise: chain_rule -->\n\n<!-- exercise: backward -->\n")
     out = hook.on_page_markdown(text, FakePage(), None, None)
     assert out.count('<script type="module" src="../javascripts/exercise.js"></script>') == 1
-    config = load_config(str(ROOT / "mkdocs.yml"))
-    html = markdown.markdown(out, extensions=config["markdown_extensions"],
-                             extension_configs=config["mdx_configs"])
+    listed = yaml.safe_load((ROOT / "mkdocs.yml").read_text())["markdown_extensions"]  # the site's Markdown
+    extensions = [e if isinstance(e, str) else next(iter(e)) for e in listed]
+    configs = {k: v or {} for e in listed if isinstance(e, dict) for k, v in e.items()}
+    html = markdown.markdown(out, extensions=extensions, extension_configs=configs)
     chain = exercises.load("chain_rule")
     assert '<div class="exercise" data-exercise="chain_rule"' in html
     assert 'data-runtime="../assets/pyodide/314.0.7/"' in html
