@@ -113,7 +113,8 @@ def chapter(chromium, origin):
     page.on("response", lambda response: state.sizes.__setitem__(
         response.url, int(response.headers.get("content-length") or 0)))
     page.on("pageerror", lambda error: state.errors.append(str(error)))
-    page.goto(f"{origin}/04-engine/", wait_until="networkidle")
+    page.goto(f"{origin}/04-engine/", wait_until="load")  # "networkidle" alone can return mid-parse
+    page.wait_for_load_state("networkidle")
     state.at_load = list(state.requests)
     for name in ORDER:
         block(page, name).scroll_into_view_if_needed()
@@ -178,6 +179,15 @@ def expected_rows(name, code):
 
 
 # --- Before the first Run ------------------------------------------------------------
+
+
+def test_the_build_serves_the_runtime_and_the_bundle_not_the_sources(site):
+    runtime = site / "assets" / "pyodide" / "314.0.7"
+    assert sorted(p.name for p in runtime.iterdir()) == sorted(
+        ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"])
+    assert not (site / "exercises").exists(), "the exercises reach the browser inside the zip only"
+    editor = (site / "javascripts" / "editor.js").read_text(encoding="utf-8")
+    assert editor.startswith("/* The exercise editor: CodeMirror 6") and "@codemirror/view" not in editor[:2000]
 
 
 def test_nothing_of_python_loads_before_the_first_run(chapter):
@@ -344,7 +354,7 @@ def test_the_dark_scheme_changes_the_editor_colours(chapter):
 
 def test_a_390px_phone_shows_the_exercise_without_sideways_scrolling(chromium, origin):
     page = chromium.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
-    page.goto(f"{origin}/04-engine/", wait_until="networkidle")
+    page.goto(f"{origin}/04-engine/", wait_until="load")
     exercise = block(page, "whole_engine")
     exercise.scroll_into_view_if_needed()
     exercise.locator(".cm-editor").wait_for()

@@ -10,6 +10,8 @@
 //   exercise near   editor.js (CodeMirror 6, bundled at build time)
 //   the first Run   python.js, its worker and Pyodide with the site's Python zip
 // so nothing heavy loads for a reader who only reads.
+//
+// A Run is stopped after 10 s, or after the exercise's data-timeout-ms.
 
 const here = import.meta.url;
 const DEFAULT_TIMEOUT_MS = 10000;

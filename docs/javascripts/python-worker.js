@@ -45,7 +45,10 @@ self.fetch = async (input, init) => {
           loaded += d.loaded;
           all += d.total;
         }
-        progress(`Downloading Python (first Run only): ${megabytes(loaded)} of ${megabytes(all)} MB`);
+        const wasm = downloads.get("pyodide.asm.wasm"); // the big one: after it, compiling and starting
+        progress(loaded < all || !wasm
+          ? `Downloading Python (first Run only): ${megabytes(loaded)} of ${megabytes(all)} MB`
+          : "Starting Python (compiling the interpreter takes a few seconds, once)…");
       }
       controller.enqueue(chunk);
     },
@@ -58,7 +61,7 @@ self.fetch = async (input, init) => {
 };
 
 async function start(runtimeURL, pythonURL) {
-  progress("Loading Python (first Run only: about 6 MB compressed)…");
+  progress("Loading Python (first Run only: 13 MB, about 6 MB compressed)…");
   const { loadPyodide } = await import(new URL("pyodide.mjs", runtimeURL).href);
   const pyodide = await loadPyodide({
     indexURL: runtimeURL,
