@@ -99,6 +99,10 @@ self.onmessage = async ({ data }) => {
   } catch (error) {
     // run_json reports everything the reader's code does; reaching here means Python itself
     // failed (for example a fatal error after a stack overflow): this worker must go.
-    post({ type: "error", id, fatal: true, message: `Python stopped: ${String(error.message ?? error).split("\n")[0]}` });
+    const reason = String(error.message ?? error).split("\n")[0];
+    const hint = /call stack/i.test(reason)
+      ? " (in the browser, a graph more than about 1,500 operations deep overflows the stack when it is freed)"
+      : "";
+    post({ type: "error", id, fatal: true, message: `Python stopped: ${reason}${hint}. The next Run starts it again.` });
   }
 };
