@@ -65,7 +65,7 @@ function setUp(block) {
   starterBox.after(host, element("div", { class: "exercise-controls" }, run, reset, keys), status, report);
 
   const state = { block, name, title, starter, starterBox, host, run, status, report, editor: null, loading: null, running: false };
-  block.exerciseState = state;
+  block.exerciseState = state; // the editor and the run state, for the browser tests
   run.addEventListener("click", () => runTests(state));
   reset.addEventListener("click", () => resetCode(state));
   block.addEventListener("focusin", () => loadEditor(state), { once: true });
