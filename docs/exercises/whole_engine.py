@@ -2,9 +2,9 @@
 
 Now write the engine yourself, in one piece and from blanks, without
 looking at the listing above: the constructor, the six operations with
-their local derivatives, the topological sort and `backward()`. The derived operations (`-`, `/`, and a
-number on the left, as in `2 * a`) are given: they are built from the
-others. When every test passes, your `Value` computes the same gradients as
+their local derivatives, the topological sort and `backward()`. The
+derived operations (`-`, `/`, and a number on the left, as in `2 * a`) are
+given: they are built from the others. When every test passes, your `Value` computes the same gradients as
 `micrograd/engine.py`, on every graph the tests build, including a chain of
 5,000 operations.
 """
@@ -233,10 +233,11 @@ def test_long_chain(user):
 # - The constructor stores `float(data)`, sets `grad` to 0.0, and keeps the other four
 #   arguments as they are.
 # - Every operation is one `return Value(output, "", parents, local derivatives, op)`.
-#   Exercises 1 and 2 have all six.
+#   The first two exercises have all six.
 # - `backward()`: `order = topological_order(self)`, seed `self.grad = 1.0`, then the chain
 #   rule with `+=` over `reversed(order)`.
-# - `topological_order`: Exercise 4, a loop with your own stack, not recursion.
+# - `topological_order`: as in the topological-sort exercise, a loop with your own stack,
+#   not recursion.
 
 # ---- mistake: = instead of += ----
 # message: needs +=, not =
