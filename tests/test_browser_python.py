@@ -152,12 +152,16 @@ def run(page, name, timeout=60_000):
 
 
 def report(page, name):
-    exercise = block(page, name)
-    results = exercise.locator(".exercise-results > li")
-    rows = [(item.locator(".exercise-verdict").inner_text().lower(), item.locator(".exercise-test").inner_text(),
-             item.locator(".exercise-message").inner_text() if item.locator(".exercise-message").count() else "")
-            for item in results.all()]
-    return exercise.locator(".exercise-summary").inner_text(), rows
+    """The report as the page shows it: (summary, [(verdict, test, message)]), in one round trip."""
+    summary, rows = page.evaluate("""name => {
+        const box = document.querySelector(`.exercise[data-exercise="${name}"]`);
+        const text = (node, selector) => node.querySelector(selector)?.innerText ?? "";
+        return [text(box, ".exercise-summary"),
+                [...box.querySelectorAll(".exercise-results > li")].map(item => [
+                    text(item, ".exercise-verdict").toLowerCase(), text(item, ".exercise-test"),
+                    text(item, ".exercise-message")])];
+    }""", name)
+    return summary, [tuple(row) for row in rows]
 
 
 def set_scheme(page, scheme):
