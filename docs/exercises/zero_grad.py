@@ -1,0 +1,138 @@
+"""A training step, with `zero_grad`
+
+`backward()` adds to `.grad` (`+=`), it never resets it. Inside one
+backward pass that is what sums the paths; across training steps it is a
+bug, because the parameters are the same leaf nodes in every step.
+
+Write `zero_grad(parameters)`, which sets every parameter's `.grad` to 0.0,
+and complete `train_step`: one step of gradient descent on the squared error
+of a micrograd model (a `Neuron` from chapter 5). The forward pass and the
+update are written; add the backward pass, with the gradients zeroed first.
+"""
+
+# ---- starter ----
+def zero_grad(parameters):
+    """Set the .grad of every parameter to 0.0; returns None."""
+    ...
+
+
+def train_step(model, x, y, learning_rate=0.1):
+    """One step of gradient descent on (model(x) - y) ** 2; returns the loss, a float."""
+    loss = (model(x) - y) ** 2            # forward pass
+    ...                                   # zero the gradients, then the backward pass
+    for p in model.parameters():          # update: a small step against the gradient
+        p.data -= learning_rate * p.grad
+    return loss.data
+
+# ---- solution ----
+def zero_grad(parameters):
+    """Set the .grad of every parameter to 0.0; returns None."""
+    for p in parameters:
+        p.grad = 0.0
+
+
+def train_step(model, x, y, learning_rate=0.1):
+    """One step of gradient descent on (model(x) - y) ** 2; returns the loss, a float."""
+    loss = (model(x) - y) ** 2            # forward pass
+    zero_grad(model.parameters())         # forget the last step's gradients
+    loss.backward()                       # backward pass
+    for p in model.parameters():          # update: a small step against the gradient
+        p.data -= learning_rate * p.grad
+    return loss.data
+
+# ---- tests ----
+import random
+
+from micrograd.engine import Value
+from micrograd.nn import Neuron
+
+from scripts.exercises import expect
+
+X, Y, RATE = [2.0, -1.0], 1.0, 0.1
+NAMES = ["w1", "w2", "b"]
+FORGOT = ("the gradients of earlier steps are still there (backward() adds to .grad): "
+          "call zero_grad(model.parameters()) before loss.backward() in every step")
+TOO_LATE = ("the parameters did not move, because every p.grad was 0.0 at the update: zero the "
+            "gradients first, then loss.backward(), then the update")
+
+
+def model():
+    random.seed(1)  # the same weights every time
+    return Neuron(2, nonlin=False)  # w1*x1 + w2*x2 + b
+
+
+def reference(steps, zero=True):
+    """The parameters of a model after `steps` steps of micrograd's own training loop."""
+    m = model()
+    for _ in range(steps):
+        loss = (m(X) - Y) ** 2
+        if zero:
+            m.zero_grad()
+        loss.backward()
+        for p in m.parameters():
+            p.data -= RATE * p.grad
+    return m.parameters()
+
+
+def test_zero_grad(user):
+    """zero_grad sets every .grad to 0.0"""
+    params = [Value(1.0), Value(2.0), Value(3.0)]
+    for p, g in zip(params, [0.5, -4.0, 2.0]):
+        p.grad = g
+    user.zero_grad(params)
+    expect("the grads after zero_grad", [p.grad for p in params], [0.0, 0.0, 0.0],
+           cause="set p.grad = 0.0 for every p in parameters")
+
+
+def test_first_step(user):
+    """one step: the loss, and the parameters after the update"""
+    m = model()
+    loss = user.train_step(m, X, Y, RATE)
+    first = model()
+    expect("the loss returned by the first step", loss, ((first(X) - Y) ** 2).data,
+           cause="return loss.data, the loss of the forward pass")
+    unchanged = [p.data for p in model().parameters()]
+    for name, p, ref in zip(NAMES, m.parameters(), reference(1)):
+        expect(f"{name}.data after one step", p.data, ref.data,
+               likely=[(unchanged[NAMES.index(name)], TOO_LATE)],
+               cause="call loss.backward() before the update, so that p.grad holds the gradient")
+
+
+def test_three_steps(user):
+    """three steps: each step uses its own gradient only"""
+    m = model()
+    for _ in range(3):
+        user.train_step(m, X, Y, RATE)
+    forgot = reference(3, zero=False)
+    for name, p, ref, wrong in zip(NAMES, m.parameters(), reference(3), forgot):
+        expect(f"{name}.grad after 3 steps", p.grad, ref.grad, likely=[(wrong.grad, FORGOT), (0.0, TOO_LATE)],
+               cause=FORGOT)
+        expect(f"{name}.data after 3 steps", p.data, ref.data, cause=FORGOT)
+
+
+def test_loss_goes_down(user):
+    """twenty steps bring the loss close to 0"""
+    m = model()
+    losses = [user.train_step(m, X, Y, RATE) for _ in range(20)]
+    expect("the loss after 20 steps", round(losses[-1], 6), 0.0,
+           cause=f"the losses were {', '.join(f'{v:.3g}' for v in losses[:4])}, ...: "
+                 "each step must move the parameters against this step's gradient")
+
+# ---- hints ----
+# - `zero_grad` is a two-line loop: `for p in parameters: p.grad = 0.0`.
+# - In `train_step`: `zero_grad(model.parameters())`, then `loss.backward()`. Zeroing after
+#   the backward pass would throw the new gradient away before the update uses it.
+
+# ---- mistake: zero_grad forgotten ----
+# message: the gradients of earlier steps are still there
+# replace: zero_grad(model.parameters())         # forget the last step's gradients
+# with:
+
+# ---- mistake: zeroed after the backward pass ----
+# message: the parameters did not move
+# replace:
+#     zero_grad(model.parameters())         # forget the last step's gradients
+#     loss.backward()                       # backward pass
+# with:
+#     loss.backward()
+#     zero_grad(model.parameters())

@@ -1,0 +1,178 @@
+// Exercises on a page: an editor, Run, Reset, and the results of the hidden tests.
+//
+// scripts/hooks/python_runtime.py turns each `<!-- exercise: name -->` of a
+// page into a <div class="exercise"> holding the title, the instructions, the
+// starter code as a plain code block (readable without JavaScript), a hints
+// fold and a solution fold, and adds this module to the page once.
+//
+// What loads when:
+//   page load       this file and exercise.css (a few KB)
+//   exercise near   editor.js (CodeMirror 6, bundled at build time)
+//   the first Run   python.js, its worker and Pyodide with the site's Python zip
+// so nothing heavy loads for a reader who only reads.
+//
+// A Run is stopped after 10 s, or after the exercise's data-timeout-ms.
+
+const here = import.meta.url;
+const DEFAULT_TIMEOUT_MS = 10000;
+const MAC = /Mac|iPhone|iPad/.test(navigator.platform);
+
+loadStylesheet(new URL("../stylesheets/exercise.css", here).href);
+const blocks = [...document.querySelectorAll(".exercise[data-exercise]")];
+let editorModule = null;
+const observer = "IntersectionObserver" in window
+  ? new IntersectionObserver(onNear, { rootMargin: "400px 0px" })
+  : null;
+for (const block of blocks) setUp(block);
+
+function loadStylesheet(href) {
+  if (document.querySelector(`link[href="${href}"]`)) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = href;
+  document.head.append(link);
+}
+
+function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+function setUp(block) {
+  const name = block.dataset.exercise;
+  const heading = block.querySelector("h1, h2, h3, h4, h5, h6");
+  const starterBox = block.querySelector(".exercise-starter");
+  const starter = starterBox.querySelector("code").textContent.replace(/\n*$/, "\n");
+  const title = heading ? heading.textContent.replace(/¶$/, "").trim() : name;
+  const keysId = `exercise-${name}-keys`;
+
+  block.setAttribute("role", "group");
+  if (heading?.id) block.setAttribute("aria-labelledby", heading.id);
+
+  const run = element("button", { type: "button", class: "md-button md-button--primary exercise-run",
+    "aria-describedby": keysId, text: "Run" });
+  const reset = element("button", { type: "button", class: "md-button exercise-reset", text: "Reset" });
+  const keys = element("span", { class: "exercise-keys", id: keysId,
+    text: `${MAC ? "Cmd" : "Ctrl"}+Enter runs. In the editor, Tab indents; Esc then Tab moves on.` });
+  const status = element("p", { class: "exercise-status", role: "status" });
+  const report = element("div", { class: "exercise-report", "aria-live": "polite" });
+  const host = element("div", { class: "exercise-editor" });
+  starterBox.after(host, element("div", { class: "exercise-controls" }, run, reset, keys), status, report);
+
+  const state = { block, name, title, starter, starterBox, host, run, status, report, editor: null, loading: null, running: false };
+  block.exerciseState = state; // the editor and the run state, for the browser tests
+  run.addEventListener("click", () => runTests(state));
+  reset.addEventListener("click", () => resetCode(state));
+  block.addEventListener("focusin", () => loadEditor(state), { once: true });
+  if (observer) observer.observe(block);
+  else loadEditor(state);
+}
+
+function onNear(entries) {
+  for (const entry of entries) {
+    if (!entry.isIntersecting) continue;
+    observer.unobserve(entry.target);
+    loadEditor(entry.target.exerciseState);
+  }
+}
+
+/** Replace the static starter block with a CodeMirror editor; resolves to the editor (or null). */
+function loadEditor(state) {
+  state.loading ??= (async () => {
+    try {
+      editorModule ??= import("./editor.js");
+      const { createEditor } = await editorModule;
+      state.editor = createEditor(state.host, state.starter, {
+        label: `Code for ${state.title}`,
+        onRun: () => runTests(state),
+      });
+      state.starterBox.hidden = true;
+      state.block.classList.add("has-editor");
+    } catch (error) {
+      state.status.textContent = `The editor could not load (${error.message}); the code above is the starter code.`;
+    }
+    return state.editor;
+  })();
+  return state.loading;
+}
+
+function resetCode(state) {
+  if (!state.editor) return;
+  state.editor.setCode(state.starter);
+  state.status.textContent = "The starter code is back. (Ctrl+Z in the editor brings your code back.)";
+}
+
+async function runTests(state) {
+  if (state.running) return;
+  state.running = true;
+  state.run.setAttribute("aria-disabled", "true");
+  state.block.classList.add("is-running");
+  state.status.textContent = "Starting…";
+  try {
+    const editor = await loadEditor(state);
+    const code = editor ? editor.getCode() : state.starter;
+    const { runExercise } = await import("./python.js");
+    const block = state.block;
+    const result = await runExercise({
+      exercise: state.name,
+      code,
+      runtimeURL: new URL(block.dataset.runtime, location.href).href,
+      pythonURL: new URL(block.dataset.python, location.href).href,
+      timeoutMs: Number(block.dataset.timeoutMs) || DEFAULT_TIMEOUT_MS,
+      onProgress: (text) => { state.status.textContent = text; },
+    });
+    show(state, result);
+  } catch (error) {
+    show(state, { kind: "error", message: String(error.message ?? error) });
+  } finally {
+    state.running = false;
+    state.run.removeAttribute("aria-disabled");
+    state.block.classList.remove("is-running");
+  }
+}
+
+function show(state, result) {
+  const { report, status } = state;
+  report.replaceChildren();
+  if (result.kind === "timeout") {
+    status.textContent = "";
+    report.append(element("p", { class: "exercise-summary exercise-fail",
+      text: `Stopped after ${result.seconds} s: your code was still running (an endless loop?). ` +
+            "Python was shut down; the next Run starts it again." }));
+    return;
+  }
+  if (result.kind === "error") {
+    status.textContent = "";
+    report.append(element("p", { class: "exercise-summary exercise-fail", text: result.message }));
+    return;
+  }
+  const { results, output, note } = result.report;
+  const passed = results.filter((r) => r.passed).length;
+  const seconds = (ms) => `${(ms / 1000).toFixed(ms < 1000 ? 2 : 1)} s`;
+  status.textContent = result.coldStart
+    ? `Python started in ${seconds(result.startMs)}; the tests ran in ${seconds(result.runMs)}.`
+    : `The tests ran in ${seconds(result.runMs)}.`;
+  const all = passed === results.length;
+  report.append(element("p", { class: `exercise-summary ${all ? "exercise-pass" : "exercise-fail"}`,
+    text: all ? `All ${results.length} tests passed.` : `${passed} of ${results.length} tests passed.` }));
+  if (note) report.append(element("p", { class: "exercise-note", text: note }));
+  const list = element("ul", { class: "exercise-results" });
+  for (const r of results) {
+    const item = element("li", { class: r.passed ? "exercise-pass" : "exercise-fail" },
+      element("span", { class: "exercise-verdict", text: r.passed ? "passed" : "failed" }),
+      " ",
+      element("span", { class: "exercise-test", text: r.name }));
+    if (!r.passed) item.append(element("span", { class: "exercise-message", text: r.message }));
+    list.append(item);
+  }
+  report.append(list);
+  if (output) {
+    report.append(element("p", { class: "exercise-output-title", text: "Your code printed:" }),
+      element("pre", { class: "exercise-output" }, element("code", { text: output.replace(/\n$/, "") })));
+  }
+}

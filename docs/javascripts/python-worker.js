@@ -1,0 +1,108 @@
+// Python for the exercises, in a module Web Worker, so the page never freezes.
+//
+// On the first "run" message it loads Pyodide from the site itself (the
+// runtime the build copies from node_modules/pyodide) and the site's Python
+// zip (micrograd/, scripts/exercises.py, docs/exercises/, packed by
+// scripts/hooks/python_runtime.py), then calls scripts.exercises.run_json.
+// Nothing comes from another host and nothing is installed with micropip.
+//
+// Messages in:  {type: "run", id, exercise, code, runtimeURL, pythonURL}
+// Messages out: {type: "progress", id, text}
+//               {type: "started", id, startMs}   the reader's code starts now (the page's timer starts)
+//               {type: "result", id, report, runMs}
+//               {type: "error", id, message, fatal}   fatal: this worker is unusable, end it
+
+let ready = null; // Promise of the run_json function, made once per worker
+let current = null; // id of the run that is loading, for progress messages
+
+const post = (message) => self.postMessage(message);
+const progress = (text) => post({ type: "progress", id: current, text });
+const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
+
+// Count the bytes of Pyodide's own downloads (the .wasm, the standard library, the lock
+// file) as they stream in, and say so on the page's progress line.
+const downloads = new Map();
+let lastReport = 0;
+const realFetch = self.fetch.bind(self);
+self.fetch = async (input, init) => {
+  const response = await realFetch(input, init);
+  const total = Number(response.headers.get("content-length")) || 0;
+  if (!response.ok || !response.body || !total || response.headers.get("content-encoding")) {
+    return response; // sizes unknown (or compressed in transit): pass it through untouched
+  }
+  const name = new URL(response.url).pathname.split("/").pop();
+  const counter = new TransformStream({
+    transform(chunk, controller) {
+      const entry = downloads.get(name) ?? { loaded: 0, total };
+      entry.loaded += chunk.byteLength;
+      downloads.set(name, entry);
+      const now = Date.now();
+      if (now - lastReport > 150 || entry.loaded === total) {
+        lastReport = now;
+        let loaded = 0;
+        let all = 0;
+        for (const d of downloads.values()) {
+          loaded += d.loaded;
+          all += d.total;
+        }
+        const wasm = downloads.get("pyodide.asm.wasm"); // the big one: after it, compiling and starting
+        progress(loaded < all || !wasm
+          ? `Downloading Python (first Run only): ${megabytes(loaded)} of ${megabytes(all)} MB`
+          : "Starting Python (compiling the interpreter takes a few seconds, once)…");
+      }
+      controller.enqueue(chunk);
+    },
+  });
+  return new Response(response.body.pipeThrough(counter), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers, // keeps Content-Type: application/wasm for streaming compilation
+  });
+};
+
+async function start(runtimeURL, pythonURL) {
+  progress("Loading Python (first Run only: 13 MB, about 6 MB compressed)…");
+  const { loadPyodide } = await import(new URL("pyodide.mjs", runtimeURL).href);
+  const pyodide = await loadPyodide({
+    indexURL: runtimeURL,
+    packages: [],
+    stdout: () => {}, // the runner captures print() itself, per Run
+    stderr: () => {},
+  });
+  progress("Loading micrograd and the exercise tests…");
+  const response = await realFetch(pythonURL);
+  if (!response.ok) throw new Error(`${pythonURL}: HTTP ${response.status}`);
+  pyodide.unpackArchive(new Uint8Array(await response.arrayBuffer()), "zip", { extractDir: "/home/pyodide" });
+  return pyodide.runPython(
+    "import sys\nsys.path.insert(0, '/home/pyodide')\nfrom scripts.exercises import run_json\nrun_json",
+  );
+}
+
+self.onmessage = async ({ data }) => {
+  if (data.type !== "run") return;
+  const { id } = data;
+  current = id;
+  const t0 = performance.now();
+  let runJSON;
+  try {
+    ready ??= start(data.runtimeURL, data.pythonURL);
+    runJSON = await ready;
+  } catch (error) {
+    post({ type: "error", id, fatal: true, message: `Python could not start: ${error.message ?? error}` });
+    return;
+  }
+  const t1 = performance.now();
+  post({ type: "started", id, startMs: t1 - t0 });
+  try {
+    const json = runJSON(data.exercise, data.code);
+    post({ type: "result", id, report: JSON.parse(json), runMs: performance.now() - t1 });
+  } catch (error) {
+    // run_json reports everything the reader's code does; reaching here means Python itself
+    // failed (for example a fatal error after a stack overflow): this worker must go.
+    const reason = String(error.message ?? error).split("\n")[0];
+    const hint = /call stack/i.test(reason)
+      ? " (in the browser, a graph more than about 1,500 operations deep overflows the stack when it is freed)"
+      : "";
+    post({ type: "error", id, fatal: true, message: `Python stopped: ${reason}${hint}. The next Run starts it again.` });
+  }
+};

@@ -1,0 +1,228 @@
+"""MkDocs hook: Python in the reader's browser, and the exercises that use it.
+
+Build side of docs/javascripts/{exercise,editor,python,python-worker}.js:
+
+- Pyodide: the minimal runtime of the `pyodide` npm package (pinned in
+  package.json, installed in node_modules/) is served under
+  assets/pyodide/<version>/, like KaTeX: no CDN, no micropip.
+- The site's Python: micrograd/, scripts/exercises.py and docs/exercises/
+  are packed into assets/python/site-python.zip, at their repository paths,
+  byte for byte the same on every build (sorted, fixed timestamps). The
+  worker unpacks it into Pyodide's file system.
+- The editor: docs/javascripts/editor.js is bundled with CodeMirror 6 by
+  esbuild into one file served under the same name; the bundle is cached in
+  .cache/editor/ on a hash of its inputs.
+- Pages: each `<!-- exercise: <name> -->` line becomes the exercise of
+  docs/exercises/<name>.py (scripts/exercises.py reads it): a heading one
+  level below the `##` section it is in, the instructions, the starter code as a
+  plain code block (readable without JavaScript), a hints fold and a
+  solution fold. A page with exercises also gets exercise.js, which adds the
+  editor, Run and Reset. An unknown exercise fails the build with page and line.
+
+Generated files enter the build with File.generated, never written into docs/.
+"""
+
+import hashlib
+import html
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # MkDocs loads this file by path; make `scripts` importable
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
+from mkdocs.utils import get_relative_url
+
+from scripts import exercises
+
+PYODIDE = ROOT / "node_modules" / "pyodide"
+PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
+ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
+EDITOR_SOURCE = "javascripts/editor.js"  # under docs/; replaced in the build by its bundle
+EDITOR_CACHE = ROOT / ".cache" / "editor"
+PYTHON_ZIP = "assets/python/site-python.zip"
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest time a zip can hold: every build, the same bytes
+
+# A whole line `<!-- exercise: name -->`; anything else starting `<!-- exercise` is an error.
+EXERCISE = re.compile(r"^<!--[ \t]*exercise:[ \t]*([a-z0-9_]+)[ \t]*-->[ \t]*$", re.MULTILINE)
+EXERCISE_LIKE = re.compile(r"<!--[ \t]*exercise\b")
+HEADING = re.compile(r"^(#{1,6})[ \t]")
+FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+
+_runtime = {}  # filled by on_files: pyodide version, zip hash
+
+
+def on_files(files, config):
+    """Add Pyodide, the site's Python zip and the editor bundle; keep exercise sources out."""
+    version = _pyodide_version()
+    for name in PYODIDE_FILES:
+        files.append(File(name, str(PYODIDE), config["site_dir"], config["use_directory_urls"],
+                          dest_uri=f"assets/pyodide/{version}/{name}"))
+    packed = python_zip()
+    files.append(File.generated(config, PYTHON_ZIP, content=packed))
+    _runtime.update(version=version, zip_hash=hashlib.sha256(packed).hexdigest()[:12])
+    for file in list(files):
+        if file.src_uri.startswith("exercises/") or file.src_uri == EDITOR_SOURCE:
+            files.remove(file)  # the zip holds the exercises; the bundle replaces the editor source
+    source = Path(config["docs_dir"]) / EDITOR_SOURCE
+    if source.is_file():
+        files.append(File.generated(config, EDITOR_SOURCE, content=editor_bundle(source)))
+    return files
+
+
+def on_page_markdown(markdown, page, config, files):
+    """Replace each `<!-- exercise: name -->` line with the exercise (Markdown with HTML)."""
+    if not EXERCISE_LIKE.search(markdown):
+        return markdown
+    where = page.file.src_uri
+    for match in EXERCISE_LIKE.finditer(markdown):
+        line_start = markdown.rfind("\n", 0, match.start()) + 1
+        if not EXERCISE.match(markdown, line_start):
+            line = markdown.count("\n", 0, match.start()) + 1
+            raise PluginError(f"docs/{where}:{line}: write an exercise as a line of its own: "
+                              "<!-- exercise: name -->")
+    count = 0
+
+    def substitute(match):
+        nonlocal count
+        count += 1
+        line = markdown.count("\n", 0, match.start()) + 1
+        try:
+            exercise = exercises.load(match.group(1))
+        except (FileNotFoundError, exercises.ExerciseFormatError) as error:
+            raise PluginError(f"docs/{where}:{line}: {error}") from None
+        level = min(_section_level(markdown, match.start()) + 1, 6)
+        text = exercise_markdown(exercise, count, level, page.url)
+        if count == 1:  # the page's first exercise brings the script; modules run after parsing
+            text = f'<script type="module" src="{get_relative_url("javascripts/exercise.js", page.url)}"></script>\n\n' + text
+        return text
+
+    return EXERCISE.sub(substitute, markdown)
+
+
+def exercise_markdown(exercise, number, level, page_url):
+    """The Markdown (with md_in_html blocks) that stands for one exercise on a page.
+
+    exercise: a scripts.exercises.Exercise; number: its place on the page;
+    level: its heading level; page_url: the page's URL, for relative links.
+    """
+    runtime = get_relative_url(f"assets/pyodide/{_runtime['version']}/pyodide.mjs", page_url)
+    python = get_relative_url(PYTHON_ZIP, page_url) + f"?v={_runtime['zip_hash']}"
+    hints = "\n".join(f"    - {hint}" for hint in exercise.hints)
+    parts = [
+        f'<div class="exercise" data-exercise="{exercise.name}" '
+        f'data-runtime="{html.escape(runtime.rsplit("/", 1)[0] + "/")}" '
+        f'data-python="{html.escape(python)}" markdown>',
+        "",
+        f"{'#' * level} Exercise {number}: {exercise.title} {{ #exercise-{exercise.name.replace('_', '-')} }}",
+        "",
+        exercise.instructions,
+        "",
+        '<div class="exercise-starter" markdown>',
+        "",
+        _fence(exercise.starter),
+        "",
+        "</div>",
+        "",
+    ]
+    if exercise.hints:
+        parts += ['??? tip "Hints"', "", hints, ""]
+    parts += ['??? success "Solution"', "", _fence(exercise.solution, indent="    "), "", "</div>", ""]
+    return "\n".join(parts)
+
+
+def _fence(code, indent=""):
+    lines = ["```python", *code.rstrip("\n").split("\n"), "```"]
+    return "\n".join(indent + line if line else "" for line in lines)
+
+
+def _section_level(markdown, position):
+    """The level (1 or 2) of the last `#` or `##` heading before `position`, outside code fences.
+
+    An exercise is a subsection of the chapter section it is in: an h3 after
+    an h2, whatever h3 came between, so the exercises of a page line up in its
+    table of contents.
+    """
+    level, fence = 1, None
+    for line in markdown[:position].split("\n"):
+        opening = FENCE.match(line)
+        if fence:
+            if opening and opening.group(1)[0] == fence[0] and len(opening.group(1)) >= len(fence):
+                fence = None
+        elif opening:
+            fence = opening.group(1)
+        elif (match := HEADING.match(line)) and len(match.group(1)) <= 2:
+            level = len(match.group(1))
+    return level
+
+
+def python_zip():
+    """The site's Python as zip bytes: micrograd/, scripts/exercises.py, docs/exercises/.
+
+    Paths inside are the repository's, so `from scripts.exercises import run`
+    and its EXERCISES_DIR work in Pyodide as in the repository. Sorted names,
+    fixed timestamps and permissions: the same sources give the same bytes.
+    """
+    paths = sorted(
+        [*(ROOT / "micrograd").glob("*.py"), ROOT / "scripts" / "__init__.py", ROOT / "scripts" / "exercises.py",
+         *(ROOT / "docs" / "exercises").glob("*.py")],
+        key=lambda p: p.relative_to(ROOT).as_posix(),
+    )
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for path in paths:
+            info = zipfile.ZipInfo(path.relative_to(ROOT).as_posix(), date_time=ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, path.read_bytes(), compresslevel=9)
+    return buffer.getvalue()
+
+
+def editor_bundle(source):
+    """docs/javascripts/editor.js bundled with CodeMirror by esbuild, as str.
+
+    Cached in .cache/editor/ on a hash of the source, package-lock.json and
+    esbuild's version. PluginError if esbuild is missing or fails.
+    """
+    if not ESBUILD.exists():
+        raise PluginError("esbuild is missing: run `npm ci` (the README's commands do it)")
+    lock = ROOT / "package-lock.json"
+    key = hashlib.sha256(source.read_bytes() + (lock.read_bytes() if lock.exists() else b"")
+                         + _esbuild_version().encode()).hexdigest()[:16]
+    cached = EDITOR_CACHE / f"editor-{key}.js"
+    if cached.exists():
+        return cached.read_text(encoding="utf-8")
+    banner = ("/* The exercise editor: CodeMirror 6 (MIT License, Marijn Haverbeke and others), "
+              "bundled by esbuild from docs/javascripts/editor.js. */")
+    result = subprocess.run(
+        [str(ESBUILD), str(source), "--bundle", "--format=esm", "--minify", "--target=es2020",
+         "--log-level=error", f"--banner:js={banner}"],
+        cwd=ROOT, capture_output=True, text=True,
+    )
+    if result.returncode != 0:
+        raise PluginError(f"esbuild could not bundle {source.relative_to(ROOT)}:\n{result.stderr}")
+    EDITOR_CACHE.mkdir(parents=True, exist_ok=True)
+    tmp = cached.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(result.stdout, encoding="utf-8")
+    tmp.replace(cached)  # atomic: two builds at once (pytest -n 2) never read half a file
+    return result.stdout
+
+
+def _esbuild_version():
+    package = ROOT / "node_modules" / "esbuild" / "package.json"
+    return json.loads(package.read_text())["version"] if package.exists() else "?"
+
+
+def _pyodide_version():
+    package = PYODIDE / "package.json"
+    if not package.exists() or not all((PYODIDE / name).exists() for name in PYODIDE_FILES):
+        raise PluginError("Pyodide is missing from node_modules/: run `npm ci` (the README's commands do it)")
+    return json.loads(package.read_text())["version"]

@@ -1,0 +1,306 @@
+"""The exercises, without a browser: every solution passes, every starter fails,
+every classic mistake fails with its own message; the runner's reports; the
+build hook that puts exercises on pages and packs the site's Python."""
+
+import importlib.util
+import io
+import json
+import re
+import subprocess
+import sys
+import zipfile
+
+import markdown
+import pytest
+import yaml
+from mkdocs.exceptions import PluginError
+
+from scripts import exercises
+from scripts.examples import ROOT
+
+# Loaded by path, as MkDocs loads hooks (scripts/hooks.py and scripts/hooks/ live side by side).
+_spec = importlib.util.spec_from_file_location("python_runtime", ROOT / "scripts" / "hooks" / "python_runtime.py")
+hook = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(hook)
+
+NAMES = exercises.names()
+MISTAKES = [(name, m.name) for name in NAMES for m in exercises.load(name).mistakes]
+CHAPTERS = sorted((ROOT / "docs").glob("*.md"))
+
+# The classic mistakes the issue names, and where each must be caught.
+CLASSIC = {
+    ("chain_rule", "= instead of +="): "a value used twice needs +=, not =",
+    ("backward", "= instead of +="): "a value used twice needs +=, not =",
+    ("backward", "no topological sort"): "reverse topological order",
+    ("local_pow_tanh_exp_relu", "tanh's derivative from the input"): "not the input x",
+    ("whole_engine", "tanh's derivative from the input"): "not the input x",
+    ("zero_grad", "zero_grad forgotten"): "call zero_grad(model.parameters()) before loss.backward()",
+}
+
+
+def failing_messages(report):
+    return [r.message for r in report.results if not r.passed]
+
+
+def test_the_engine_is_built_in_seven_steps_in_chapter_4():
+    included = re.findall(r"^<!-- exercise: (\w+) -->$", (ROOT / "docs" / "04-engine.md").read_text(), re.M)
+    assert included == ["local_add_mul", "local_pow_tanh_exp_relu", "chain_rule", "topological_sort",
+                        "backward", "zero_grad", "whole_engine"]
+
+
+def test_every_exercise_is_on_exactly_one_page_and_every_include_exists():
+    includes = [name for page in CHAPTERS
+                for name in re.findall(r"<!-- exercise: (\w+) -->", page.read_text(encoding="utf-8"))]
+    assert sorted(includes) == NAMES
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_solution_passes_every_test(name):
+    exercise = exercises.load(name)
+    report = exercises.run(exercise, exercise.solution)
+    assert len(report.results) >= 4, "an exercise needs several tests"
+    assert report.passed, failing_messages(report)
+    assert report.note == ""
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_starter_fails_and_says_where_the_blanks_are(name):
+    exercise = exercises.load(name)
+    report = exercises.run(exercise, exercise.starter)
+    assert not report.passed
+    assert report.note.startswith("Your code still has blanks (...) to fill in, on line")
+
+
+@pytest.mark.parametrize("name, mistake", MISTAKES, ids=[f"{n}: {m}" for n, m in MISTAKES])
+def test_each_classic_mistake_fails_with_its_message(name, mistake):
+    exercise = exercises.load(name)
+    (wrong,) = [m for m in exercise.mistakes if m.name == mistake]
+    code = wrong.apply(exercise.solution)
+    assert code != exercise.solution
+    report = exercises.run(exercise, code)
+    assert not report.passed
+    assert any(wrong.message in message for message in failing_messages(report)), failing_messages(report)
+
+
+@pytest.mark.parametrize("name, mistake", sorted(CLASSIC), ids=[f"{n}: {m}" for n, m in sorted(CLASSIC)])
+def test_the_issues_classic_mistakes_are_covered(name, mistake):
+    exercise = exercises.load(name)
+    (wrong,) = [m for m in exercise.mistakes if m.name == mistake]
+    messages = failing_messages(exercises.run(exercise, wrong.apply(exercise.solution)))
+    assert any(CLASSIC[name, mistake] in message for message in messages), messages
+
+
+def test_the_message_for_assignment_names_the_value_the_numbers_and_the_cause():
+    exercise = exercises.load("chain_rule")
+    code = exercise.solution.replace("parent.grad += local", "parent.grad = local")
+    messages = failing_messages(exercises.run(exercise, code))
+    assert ("a.grad for b = a * a with a = 3 is 3.0, expected 6.0: "
+            "a value used twice needs +=, not =: each edge adds its share") in messages
+
+
+def test_tanh_from_the_input_gets_its_own_cause():
+    exercise = exercises.load("local_pow_tanh_exp_relu")
+    code = exercise.solution.replace("(1.0 - t * t,)", "(1.0 - self.data ** 2,)")
+    messages = failing_messages(exercises.run(exercise, code))
+    assert any(m.startswith("tanh(x)._local with x = 0.5 is (0.75,), expected (0.786448,)") and "not the input x" in m
+               for m in messages), messages
+
+
+# --- The runner ------------------------------------------------------------------
+
+
+def test_a_syntax_error_is_one_failed_result_with_its_line():
+    report = exercises.run("local_add_mul", "class Value:\n    def f(self)\n        pass\n")
+    assert [(r.name, r.passed) for r in report.results] == [("your code runs", False)]
+    assert report.results[0].message.startswith("SyntaxError on line 2 of your code")
+
+
+def test_an_exception_names_the_line_of_the_readers_code():
+    report = exercises.run("local_add_mul", "x = 1\ny = 1 / 0\n")
+    assert report.results[0].message == "ZeroDivisionError on line 2 of your code: division by zero"
+
+
+def test_an_exception_inside_a_test_points_at_the_readers_line():
+    code = exercises.load("chain_rule").solution.replace("parent.grad += local * node.grad", "parent.grad += local / 0")
+    messages = failing_messages(exercises.run("chain_rule", code))
+    assert messages and all(m.startswith("ZeroDivisionError on line 4 of your code") for m in messages)
+
+
+def test_a_missing_name_says_which():
+    report = exercises.run("chain_rule", "def propagated(node):\n    pass\n")
+    assert failing_messages(report)[0] == "your code defines no `propagate`: keep the name from the starter code"
+
+
+def test_print_output_is_captured_not_printed(capsys):
+    code = exercises.load("chain_rule").solution + "print('hello from the reader')\n"
+    report = exercises.run("chain_rule", code)
+    assert report.passed and report.output == "hello from the reader\n"
+    assert capsys.readouterr().out == ""
+
+
+def test_run_json_is_what_the_browser_worker_reads():
+    data = json.loads(exercises.run_json("chain_rule", exercises.load("chain_rule").solution))
+    assert set(data) == {"results", "output", "note"}
+    assert data["results"] and all(set(r) == {"name", "passed", "message"} and r["passed"] for r in data["results"])
+
+
+def test_expect_formats_numbers_tuples_and_blanks():
+    with pytest.raises(exercises.Fail, match=r"^x is 0.786448, expected 0.75: why$"):
+        exercises.expect("x", 0.7864477329659274, 0.75, cause="why")
+    with pytest.raises(exercises.Fail, match=r"^t is \(2.0, -3.0\), expected \(-3.0, 2.0\): swap$"):
+        exercises.expect("t", (2.0, -3.0), (-3.0, 2.0), likely=[((2.0, -3.0), "swap")], cause="other")
+    with pytest.raises(exercises.Fail, match=r"fill in the blank"):
+        exercises.expect("t", (Ellipsis,), (1.0,))
+    exercises.expect("close enough", 0.1 + 0.2, 0.3)
+
+
+# --- The file format -------------------------------------------------------------
+
+GOOD = '''"""Title
+
+Instructions.
+"""
+
+# ---- starter ----
+def f():
+    ...
+
+# ---- solution ----
+def f():
+    return 1
+
+# ---- tests ----
+from scripts.exercises import expect
+
+
+def test_f(user):
+    """f returns 1"""
+    expect("f()", user.f(), 1)
+
+# ---- hints ----
+# - Return one.
+
+# ---- mistake: returns two ----
+# message: f() is 2
+# replace: return 1
+# with: return 2
+'''
+
+
+def test_a_well_formed_file_parses():
+    exercise = exercises.parse(GOOD, "demo", "docs/exercises/demo.py")
+    assert (exercise.title, exercise.instructions, exercise.hints) == ("Title", "Instructions.", ["Return one."])
+    assert exercises.run(exercise, exercise.solution).passed
+    assert exercise.mistakes[0].apply(exercise.solution) == "def f():\n    return 2\n"
+
+
+@pytest.mark.parametrize("broken, error", [
+    (GOOD.replace('"""Title\n\nInstructions.\n"""\n', ""), "must open with a docstring"),
+    (GOOD.replace("# ---- solution ----\n", ""), "no `# ---- solution ----` section"),
+    (GOOD.replace("# replace: return 1", "# replace: return 3"), "occur 0 times in the solution"),
+    (GOOD.replace("# message: f() is 2\n", ""), "has no `# message:`"),
+    (GOOD.replace("# - Return one.", "Return one."), "a hint line starts with"),
+    (GOOD.replace("    return 1\n\n# ---- tests", "    return (1\n\n# ---- tests"), "the solution is not valid Python"),
+])
+def test_a_malformed_file_is_an_error_that_names_the_file(broken, error):
+    with pytest.raises(exercises.ExerciseFormatError, match=re.escape(error)) as info:
+        exercises.parse(broken, "demo", "docs/exercises/demo.py")
+    assert "docs/exercises/demo.py" in str(info.value) or "mistake" in str(info.value)
+
+
+def test_an_unknown_exercise_lists_the_known_ones():
+    with pytest.raises(FileNotFoundError, match="chain_rule"):
+        exercises.load("no_such_exercise")
+
+
+# --- The build hook --------------------------------------------------------------
+
+
+class FakePage:
+    def __init__(self, src_uri="04-engine.md", url="04-engine/"):
+        self.url = url
+        self.file = type("F", (), {"src_uri": src_uri})()
+
+
+@pytest.fixture
+def runtime(monkeypatch):
+    monkeypatch.setitem(hook._runtime, "version", "314.0.7")
+    monkeypatch.setitem(hook._runtime, "zip_hash", "0123456789ab")
+
+
+def test_an_unknown_exercise_fails_the_build_with_page_and_line(runtime):
+    page = "# Title\n\nText.\n\n<!-- exercise: no_such_exercise -->\n"
+    with pytest.raises(PluginError, match=r"^docs/04-engine.md:5: no exercise 'no_such_exercise'"):
+        hook.on_page_markdown(page, FakePage(), None, None)
+
+
+def test_an_exercise_comment_inside_a_line_is_an_error(runtime):
+    with pytest.raises(PluginError, match=r"docs/04-engine.md:3: write an exercise as a line of its own"):
+        hook.on_page_markdown("# T\n\nSee <!-- exercise: chain_rule --> here.\n", FakePage(), None, None)
+
+
+def test_a_page_without_exercises_is_left_as_it_is(runtime):
+    text = "# T\n\n<!-- figure: a graph -->\n"
+    assert hook.on_page_markdown(text, FakePage(), None, None) is text
+
+
+def test_the_exercise_becomes_a_heading_instructions_starter_and_folds(runtime):
+    text = ("# Chapter\n\n## Section\n\n### Sub\n\n```python\n# not a heading\n```\n\n"
+            "<!-- exercise: chain_rule -->\n\n<!-- exercise: backward -->\n")
+    out = hook.on_page_markdown(text, FakePage(), None, None)
+    assert out.count('<script type="module" src="../javascripts/exercise.js"></script>') == 1
+    listed = yaml.safe_load((ROOT / "mkdocs.yml").read_text())["markdown_extensions"]  # the site's Markdown
+    extensions = [e if isinstance(e, str) else next(iter(e)) for e in listed]
+    configs = {k: v or {} for e in listed if isinstance(e, dict) for k, v in e.items()}
+    html = markdown.markdown(out, extensions=extensions, extension_configs=configs)
+    chain = exercises.load("chain_rule")
+    assert '<div class="exercise" data-exercise="chain_rule"' in html
+    assert 'data-runtime="../assets/pyodide/314.0.7/"' in html
+    assert 'data-python="../assets/python/site-python.zip?v=0123456789ab"' in html
+    assert re.search(r'<h3 id="exercise-chain-rule">Exercise 1: One chain-rule step: <code>\+=</code>, not <code>=</code>', html)
+    assert re.search(r'<h3 id="exercise-backward">Exercise 2: <code>backward\(\)</code>', html)
+    starter = re.search(r'<div class="exercise-starter">\s*<div class="[^"]*highlight"><pre>.*?</pre>',
+                        html, re.S).group()
+    assert re.sub(r"<[^>]+>", "", starter).replace("&quot;", '"').strip() == chain.starter.strip()
+    assert '<summary>Hints</summary>' in html and '<summary>Solution</summary>' in html
+
+
+def test_the_site_python_zip_is_deterministic_and_self_contained(tmp_path):
+    first, second = hook.python_zip(), hook.python_zip()
+    assert first == second
+    with zipfile.ZipFile(io.BytesIO(first)) as archive:
+        names = archive.namelist()
+        assert names == sorted(names)
+        assert {"micrograd/engine.py", "micrograd/nn.py", "scripts/exercises.py",
+                "docs/exercises/chain_rule.py"} <= set(names)
+        assert {info.date_time for info in archive.infolist()} == {hook.ZIP_TIME}
+        archive.extractall(tmp_path)
+    # A fresh, isolated Python sees only the zip's files, as Pyodide does.
+    check = ("import json, sys; sys.path.insert(0, '.')\n"
+             "from scripts import exercises\n"
+             "for name in exercises.names():\n"
+             "    report = json.loads(exercises.run_json(name, exercises.load(name).solution))\n"
+             "    assert all(r['passed'] for r in report['results']), name\n"
+             "print(len(exercises.names()))\n")
+    result = subprocess.run([sys.executable, "-I", "-c", check], cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert int(result.stdout) == len(NAMES)
+
+
+def test_the_editor_bundle_is_codemirror_6_in_one_file():
+    bundle = hook.editor_bundle(ROOT / "docs" / "javascripts" / "editor.js")
+    assert bundle.startswith("/* The exercise editor: CodeMirror 6")
+    assert "export{" in bundle
+    assert not re.search(r'(from|import)\s*"(@|\.|/)', bundle), "a bare import was left: the bundle must be one file"
+
+
+def test_front_end_packages_are_pinned_exactly():
+    package = json.loads((ROOT / "package.json").read_text())["dependencies"]
+    for name in ["pyodide", "codemirror", "@codemirror/state", "@codemirror/view", "@codemirror/commands",
+                 "@codemirror/language", "@codemirror/lang-python", "@lezer/highlight", "esbuild"]:
+        assert re.fullmatch(r"\d+\.\d+\.\d+", package[name]), f"{name} {package[name]} is not an exact version"
+    # The registry's `latest` codemirror is a CodeMirror 5 build; the installed one must be 6.
+    installed = json.loads((ROOT / "node_modules" / "codemirror" / "package.json").read_text())
+    assert installed["version"] == package["codemirror"] and installed["version"].startswith("6.")
+    pyodide = json.loads((ROOT / "node_modules" / "pyodide" / "package.json").read_text())
+    assert pyodide["version"] == package["pyodide"]
