@@ -389,7 +389,7 @@ def fmt(x):
     if x is Ellipsis:
         return "... (a blank)"
     if hasattr(x, "data") and hasattr(x, "grad"):
-        return f"a Value with data {fmt(getattr(x, 'data'))}"
+        return f"a Value with data {fmt(x.data)}"
     return repr(x)
 
 

@@ -376,7 +376,8 @@ def test_a_390px_phone_shows_the_exercise_without_sideways_scrolling(chromium, o
 
 def test_an_endless_loop_is_stopped_and_the_next_run_works(chapter):
     page = chapter.page
-    page.evaluate("() => { document.querySelector('.exercise[data-exercise=\"zero_grad\"]').dataset.timeoutMs = '1500'; }")
+    page.evaluate("() => { document.querySelector('.exercise[data-exercise=\"zero_grad\"]')"
+                  ".dataset.timeoutMs = '1500'; }")
     set_code(page, "zero_grad", "while True:\n    pass\n")
     summary, rows, seconds = run(page, "zero_grad")
     assert summary == ("Stopped after 1.5 s: your code was still running (an endless loop?). "

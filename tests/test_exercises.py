@@ -257,7 +257,8 @@ def test_the_exercise_becomes_a_heading_instructions_starter_and_folds(runtime):
     assert '<div class="exercise" data-exercise="chain_rule"' in html
     assert 'data-runtime="../assets/pyodide/314.0.7/"' in html
     assert 'data-python="../assets/python/site-python.zip?v=0123456789ab"' in html
-    assert re.search(r'<h3 id="exercise-chain-rule">Exercise 1: One chain-rule step: <code>\+=</code>, not <code>=</code>', html)
+    assert re.search(r'<h3 id="exercise-chain-rule">Exercise 1: One chain-rule step: '
+                     r'<code>\+=</code>, not <code>=</code>', html)
     assert re.search(r'<h3 id="exercise-backward">Exercise 2: <code>backward\(\)</code>', html)
     starter = re.search(r'<div class="exercise-starter">\s*<div class="[^"]*highlight"><pre>.*?</pre>',
                         html, re.S).group()

@@ -102,7 +102,8 @@ def on_page_markdown(markdown, page, config, files):
         level = min(_section_level(markdown, match.start()) + 1, 6)
         text = exercise_markdown(exercise, count, level, page.url)
         if count == 1:  # the page's first exercise brings the script; modules run after parsing
-            text = f'<script type="module" src="{get_relative_url("javascripts/exercise.js", page.url)}"></script>\n\n' + text
+            script = get_relative_url("javascripts/exercise.js", page.url)
+            text = f'<script type="module" src="{script}"></script>\n\n' + text
         return text
 
     return EXERCISE.sub(substitute, markdown)
