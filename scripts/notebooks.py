@@ -135,6 +135,11 @@ def cache_key(path):
     return digest.hexdigest()
 
 
+def cached(path):
+    """True if the executed notebook for `path` is in the cache (as executed() would find it)."""
+    return (CACHE / f"{cache_key(path)}.ipynb").exists()
+
+
 def executed(path, timeout=600):
     """The notebook at `path` executed in a python3 kernel (cwd: the repository), as a NotebookNode.
 
@@ -164,6 +169,21 @@ def executed(path, timeout=600):
     return nbformat.read(cached, as_version=4)
 
 
+def site_notebook_path(path):
+    """Where site_notebook(path) puts its result: known before the notebook has run.
+
+    The key covers the run (cache_key) and the code that prepares it, so an
+    unchanged page costs nothing; the file is named as the page, since
+    mkdocs-jupyter matches names.
+    """
+    from scripts import katex
+
+    key = hashlib.sha256(cache_key(path).encode())
+    for source in (__file__, katex.__file__, katex.KATEX / "package.json"):
+        key.update(open(source, "rb").read())
+    return CACHE / f"site-{key.hexdigest()[:16]}" / f"{Path(path).stem}.ipynb"
+
+
 def site_notebook(path):
     """The executed notebook prepared for the site: a path to an .ipynb in .cache/notebooks/.
 
@@ -173,22 +193,18 @@ def site_notebook(path):
     cells tagged "answer" (the explanation and the code that computes it)
     folds into one `<details>` below its question, as in the Markdown
     chapters. Raises ValueError naming the cell when a plot has no alt text
-    or an answer cell holds anything but text output.
+    or an answer cell holds anything but text output, and what executed()
+    raises.
     """
-    from scripts import katex
+    from scripts.katex import render_markdown_math
 
-    # keyed on the run and on the code that prepares it, so an unchanged page costs nothing
-    key = hashlib.sha256(cache_key(path).encode())
-    for source in (__file__, katex.__file__, katex.KATEX / "package.json"):
-        key.update(open(source, "rb").read())
-    # named as the page (mkdocs-jupyter matches the name), in a folder named by the key
-    prepared = CACHE / f"site-{key.hexdigest()[:16]}" / f"{Path(path).stem}.ipynb"
+    prepared = site_notebook_path(path)
     if not prepared.exists():
         notebook = copy.deepcopy(executed(path))
         notebook.cells = _fold_answers(notebook.cells, path)
         for number, cell in enumerate(notebook.cells, start=1):
             if cell.cell_type == "markdown":
-                cell.source = katex.render_markdown_math(cell.source)
+                cell.source = render_markdown_math(cell.source)
             elif cell.cell_type == "code":
                 cell.outputs = _plots_with_alt(cell, number, path)
         prepared.parent.mkdir(parents=True, exist_ok=True)
@@ -250,3 +266,9 @@ def _plots_with_alt(cell, number, path):
         html = f'<img class="plot" alt="{alt}" src="data:image/png;base64,{png.strip()}">'
         outputs.append(nbformat.v4.new_output("display_data", data={"text/html": html}))
     return outputs
+
+
+if __name__ == "__main__":  # python -m scripts.notebooks docs/06-training.py: fill the cache
+    import sys
+
+    executed(sys.argv[1])

@@ -93,6 +93,7 @@ def build_run(path, src_uri):
     """
     os.environ.setdefault("MPLBACKEND", "Agg")  # figures are drawn to files, never to a screen
     os.chdir(ROOT)
+    os.nice(19)  # below the notebook's execution, the longest job of a cold build
     try:
         with contextlib.redirect_stdout(io.StringIO()):
             result = run(path, src_uri)

@@ -5,8 +5,14 @@ scripts/notebooks.py), prepared for the site (math rendered by KaTeX, plots
 with alt text), and handed to mkdocs-jupyter as NN-*.ipynb, which turns it
 into the page without executing anything. The page's download is the same
 notebook without outputs, NN-*/NN-*.ipynb.
+
+The execution starts in its own process before the build reads any file
+(on_pre_build), so it runs while the pages hook runs the Markdown pages and
+MkDocs renders the chapters before it; only on_pre_page of the notebook page
+waits for it (the cache's lock) and prepares the page from its result.
 """
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -18,25 +24,36 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
-from scripts.notebooks import site_notebook
+from scripts import ROOT
+from scripts.notebooks import cached, site_notebook, site_notebook_path
+
+_started = []  # processes executing notebooks, started by on_pre_build
+_sources = {}  # the notebook page's src_uri -> the File of its docs/NN-*.py
+
+
+def on_pre_build(config):
+    for path in sorted(Path(config["docs_dir"]).glob("[0-9][0-9]-*.py")):
+        if not cached(path):
+            _started.append(subprocess.Popen([sys.executable, "-m", "scripts.notebooks", str(path)],
+                                             cwd=ROOT, stdout=subprocess.DEVNULL,
+                                             stderr=subprocess.DEVNULL))
 
 
 @event_priority(40)  # before mkdocs-jupyter wraps the notebook files
 def on_files(files, config):
+    _sources.clear()
     for source in [f for f in files if _is_notebook_chapter(f)]:
         files.remove(source)
         stem = Path(source.src_uri).stem
-        try:
-            prepared = site_notebook(source.abs_src_path)
-        except Exception as error:  # a failing cell: its source and traceback
-            message = str(error)
-            raise PluginError(message if message.startswith("docs/") else
-                              f"docs/{source.src_uri}: {message}") from error
+        prepared = site_notebook_path(source.abs_src_path)  # made by on_pre_page
         # a File in the cache folder, not File.generated: mkdocs-jupyter reads abs_src_path,
         # which it derives from src_dir
         page = File(f"{stem}.ipynb", str(prepared.parent), config["site_dir"],
                     config["use_directory_urls"])
         page.source_path = source.abs_src_path  # for scripts/hooks/sources.py
+        if not prepared.exists():  # for dirty builds: a new notebook is a changed page
+            page.is_modified = lambda: True
+        _sources[page.src_uri] = source
         files.append(page)
         download = jupytext.read(source.abs_src_path)
         for number, cell in enumerate(download.cells, start=1):
@@ -44,6 +61,24 @@ def on_files(files, config):
         files.append(File.generated(config, f"{stem}/{stem}.ipynb",
                                     content=jupytext.writes(download, fmt="ipynb")))
     return files
+
+
+@event_priority(10)  # before mkdocs-jupyter reads the notebook
+def on_pre_page(page, config, files):
+    source = _sources.get(page.file.src_uri)
+    if source is not None:
+        try:  # waits for the process on_pre_build started; runs the notebook itself if that failed
+            site_notebook(source.abs_src_path)
+        except Exception as error:  # a failing cell: its source and traceback
+            message = str(error)
+            raise PluginError(message if message.startswith("docs/") else
+                              f"docs/{source.src_uri}: {message}") from error
+    return page
+
+
+def on_post_build(config):
+    while _started:
+        _started.pop().wait()
 
 
 def _is_notebook_chapter(file):
