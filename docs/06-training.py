@@ -16,8 +16,8 @@
 #   what each one tells you.
 #
 # This page is a notebook. Every cell ran when the site was built, and every
-# number and plot below is that run's output. The same file runs as a plain
-# Python script, and a test executes it and checks its outputs.
+# number and plot below is that run's output; a test checks them. The button
+# at the top of the page downloads it, to run it yourself.
 
 # %%
 # %matplotlib inline

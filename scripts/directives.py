@@ -14,6 +14,7 @@ fails with `docs/<page>.md:<line>: reason`.
 """
 
 import dataclasses
+import posixpath
 from pathlib import Path, PurePosixPath
 
 from sybil import Region
@@ -61,6 +62,12 @@ class Collector:
     def link(self, asset):
         """A link from the page's Markdown to a generated file (MkDocs resolves it)."""
         return str(PurePosixPath(asset).relative_to(self.src_uri.parent))
+
+    def url(self, asset):
+        """A URL to a generated file, relative to the page as served (use_directory_urls:
+        docs/a/b.md is served at a/b/, docs/index.md at the top), for a script to fetch."""
+        served = self.src_uri.parent if self.src_uri.stem == "index" else self.src_uri.with_suffix("")
+        return posixpath.relpath(asset, str(served))
 
     def add(self, output):
         self.outputs.append(output)

@@ -32,6 +32,7 @@ from scripts.directives import Collector, relative
 from scripts.examples import PythonFenceParser
 from scripts.figures import FigureParser
 from scripts.quizzes import QuizParser
+from scripts.widgets import StepperParser, VisitOrderParser
 
 
 def parsers(collector=None):
@@ -46,6 +47,8 @@ def parsers(collector=None):
         ClearNamespaceParser(),
         FigureParser(collector),
         QuizParser(collector),
+        StepperParser(collector),
+        VisitOrderParser(collector),
     ]
 
 

@@ -7,97 +7,26 @@ request the page and its worker make is recorded: nothing may leave the
 origin, and nothing of Python may load before the first Run.
 """
 
-import functools
 import gzip
-import http.server
-import os
 import re
-import shutil
-import subprocess
-import sys
-import threading
 import time
 import types
 import urllib.request
-from pathlib import Path
 
 import pytest
-import yaml
 
-from scripts import exercises
-from scripts.examples import ROOT
+from scripts import ROOT, exercises
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 ORDER = ["local_add_mul", "local_pow_tanh_exp_relu", "chain_rule", "topological_sort", "backward", "zero_grad",
          "whole_engine"]
 PYTHON_FILES = re.compile(r"/assets/pyodide/|site-python\.zip|/javascripts/python(-worker)?\.js")
 measured = {}  # numbers for the report, printed at the end (run pytest with -s to see them)
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-def config_without_notebooks(path):
-    """mkdocs.yml as a dict, minus the executed notebook pages (mkdocs-jupyter), paths made absolute.
-
-    tests/test_site.py builds the whole site and tests/test_notebook.py runs
-    the notebook; executing it a third time here would cost about 20 s of
-    the suite's 3 minutes, and no exercise is on it.
-    """
-    config = yaml.safe_load(path.read_text(encoding="utf-8"))
-    notebooks = []
-    plugins = []
-    for plugin in config.get("plugins", []):
-        if isinstance(plugin, dict) and "mkdocs-jupyter" in plugin:
-            notebooks += plugin["mkdocs-jupyter"].get("include", [])
-        else:
-            plugins.append(plugin)
-    config["plugins"] = plugins
-    config["nav"] = [entry for entry in config["nav"] if not set(entry.values()) & set(notebooks)]
-    config["exclude_docs"] = "\n".join(notebooks)
-    config["docs_dir"] = str(ROOT / config.get("docs_dir", "docs"))
-    config["hooks"] = [str(ROOT / hook) for hook in config.get("hooks", [])]
-    config["watch"] = []
-    return config
-
-
 @pytest.fixture(scope="session")
-def site(tmp_path_factory):
-    """The site, built once, strictly, from mkdocs.yml (without the notebook page)."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Chromium is not installed: `bash scripts/dev.sh test` installs it (apt-get install chromium)")
-    work = tmp_path_factory.mktemp("python-site")
-    config = work / "mkdocs.yml"
-    config.write_text(yaml.safe_dump(config_without_notebooks(ROOT / "mkdocs.yml")), encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(work / "site")],
-        cwd=ROOT, capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert (work / "site" / "04-engine" / "index.html").exists()
-    return work / "site"
-
-
-@pytest.fixture(scope="session")
-def origin(site):
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-
-
-@pytest.fixture(scope="session")
-def chromium():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
+def chromium(browser):
+    """Debian's Chromium (tests/conftest.py); the site is the run's one strict build (`site`)."""
+    return browser
 
 
 @pytest.fixture(scope="session")

@@ -15,8 +15,7 @@ import pytest
 import yaml
 from mkdocs.exceptions import PluginError
 
-from scripts import exercises
-from scripts.examples import ROOT
+from scripts import ROOT, exercises
 
 # Loaded by path, as MkDocs loads hooks (scripts/hooks.py and scripts/hooks/ live side by side).
 _spec = importlib.util.spec_from_file_location("python_runtime", ROOT / "scripts" / "hooks" / "python_runtime.py")

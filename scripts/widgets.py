@@ -1,0 +1,282 @@
+"""Widgets that replay what micrograd did, exported while the site is built.
+
+    ```python
+    draw_dot(f)
+    ```
+    <!-- figure: the graph of f = (a + b)·c after the forward pass -->
+    <!-- stepper: {"(a + b)·c": f, "the neuron": o} -->
+
+    <!-- visit-order: d -->
+
+stepper: EXPR gives a Value, or a dict {title: Value} of presets. For each
+preset the build draws the graph (micrograd.draw_dot, ids on every node and
+edge) and records a trace of its forward and backward pass
+(micrograd.trace.trace, the engine's own loop), with every number the widget
+shows already written out: each node's data, each step's grads, a caption
+per step, and each edge's local derivative with the rule it comes from.
+docs/javascripts/stepper.js replays it: its view is a function of (preset,
+step) and does no arithmetic.
+
+visit-order: EXPR gives the root of a small graph (at most 5 labelled
+nodes). For every order of its labelled nodes, the build runs the backward
+pass in that order (trace(root, order=...)) and records the grads it leaves
+and, for a wrong order, which contributions came too late and which paths
+were lost. docs/javascripts/visit-order.js lets the reader place an order
+and shows the recorded result.
+
+Both write a JSON file (and SVGs) next to the page and an empty, hidden
+<div> that their script fills; without JavaScript the figure above stays.
+"""
+
+import html
+import itertools
+import json
+
+from micrograd import draw_dot
+from micrograd.engine import Value
+from micrograd.trace import trace
+from scripts.directives import Directive, DirectiveError, Output
+from scripts.figures import to_svg
+
+MAX_VISIT_NODES = 5  # 5! = 120 orders, each a full backward pass
+RANKDIR = "TB"  # a widget's graph top to bottom: it must fit a phone; a wide screen scales it
+
+
+def number(x):
+    """A number as a caption shows it: at most 4 decimals, no trailing zeros, a true minus."""
+    if isinstance(x, str):  # the trace writes inf and NaN as strings
+        return {"Infinity": "∞", "-Infinity": "−∞", "NaN": "NaN"}[x]
+    text = f"{x:.4f}".rstrip("0").rstrip(".")
+    text = "0" if text in ("-0", "") else text
+    return text.replace("-", "−")
+
+
+def field(x):
+    """A number as the graph's records show it (draw_dot's 4 decimals)."""
+    return f"{x:.4f}" if not isinstance(x, str) else number(x)
+
+
+class StepperParser(Directive):
+    """`<!-- stepper: EXPR -->`: a step-through of the forward and backward pass."""
+
+    kind = "stepper"
+
+    def build(self, example, at, page):
+        value = eval(compile(example.parsed, example.path, "eval"), example.namespace)
+        presets = _presets(value, at)
+        n = page.number(self.kind)
+        files, exported = {}, []
+        for i, (title, root) in enumerate(presets, start=1):
+            svg = page.asset(f"stepper-{n}-{i}.svg")
+            files[svg] = to_svg(draw_dot(root, rankdir=RANKDIR))
+            exported.append({"title": title, "svg": page.url(svg), **replay(root)})
+        data = page.asset(f"stepper-{n}.json")
+        files[data] = json.dumps({"presets": exported}, ensure_ascii=False, sort_keys=True)
+        return Output(self.kind, example.line, _container("bv-stepper", page.url(data), n), files)
+
+
+class VisitOrderParser(Directive):
+    """`<!-- visit-order: EXPR -->`: place the backward pass's visit order, see what it loses."""
+
+    kind = "visit-order"
+
+    def build(self, example, at, page):
+        root = eval(compile(example.parsed, example.path, "eval"), example.namespace)
+        if not isinstance(root, Value):
+            raise DirectiveError(f"{at}: visit-order needs a Value, not {type(root).__name__}")
+        n = page.number(self.kind)
+        svg = page.asset(f"visit-order-{n}.svg")
+        data = page.asset(f"visit-order-{n}.json")
+        exported = {"svg": page.url(svg), **orders(root, at)}
+        files = {svg: to_svg(draw_dot(root, rankdir=RANKDIR)),
+                 data: json.dumps(exported, ensure_ascii=False, sort_keys=True)}
+        return Output(self.kind, example.line, _container("bv-visit-order", page.url(data), n), files)
+
+
+def replay(root):
+    """Everything a stepper shows for one graph, as plain data (see the module docstring)."""
+    t = trace(root)
+    nodes = {node["id"]: node for node in t["nodes"]}
+    names = {node["id"]: _name(node) for node in t["nodes"]}
+    parents = {}
+    for edge in t["edges"]:
+        parents.setdefault(edge["child"], []).append(edge)
+    forward = [_forward_caption(nodes[i], names, parents.get(i, []), nodes) for i in t["forward"]]
+    backward = [_backward_caption(step, names) for step in t["backward"]]
+    return {
+        "nodes": [{"id": node["id"], "name": names[node["id"]], "data": f"data {field(node['data'])}"}
+                  for node in t["nodes"]],
+        "forward": t["forward"],
+        "forwardCaptions": forward,
+        "backward": [{"node": step["node"], "edges": [u["edge"] for u in step["updates"]],
+                      "parents": sorted({u["parent"] for u in step["updates"]}),
+                      "grads": [f"grad {field(g)}" for g in step["grads"]]} for step in t["backward"]],
+        "backwardCaptions": backward,
+        "zeroGrads": [f"grad {field(0.0)}"] * len(t["nodes"]),
+        "edges": {edge["id"]: _edge_text(edge, names, nodes) for edge in t["edges"]},
+    }
+
+
+def orders(root, at):
+    """Every order of root's labelled nodes, each run through the engine: plain data."""
+    right = trace(root)
+    placed = [node for node in right["nodes"] if node["label"]]
+    if not 2 <= len(placed) <= MAX_VISIT_NODES:
+        raise DirectiveError(f"{at}: visit-order needs 2 to {MAX_VISIT_NODES} labelled nodes, "
+                             f"not {len(placed)}")
+    values = dict(zip((node["id"] for node in right["nodes"]), _graph(root)))
+    results = {}
+    for order in itertools.permutations(node["id"] for node in placed):
+        run = trace(root, order=[values[i] for i in order])
+        results[",".join(order)] = _verdict(run, order, right, values, placed)
+    return {"nodes": [{"id": node["id"], "label": node["label"]} for node in placed],
+            "names": {node["id"]: _name(node) for node in right["nodes"]},
+            "orders": results}
+
+
+def _verdict(run, order, right, values, placed):
+    """{grads, right, message} for one visit order; every number from a trace."""
+    names = {node["id"]: _name(node) for node in run["nodes"]}
+    grads = {node["id"]: node["grad"] for node in run["nodes"]}
+    correct = {node["id"]: node["grad"] for node in right["nodes"]}
+    wrong = [node["id"] for node in placed if grads[node["id"]] != correct[node["id"]]]
+    if not wrong:
+        if _reverse_topological(order, run):
+            message = ("Right: every node was visited after all the nodes it feeds, so each one "
+                       "passed on its complete gradient.")
+        else:
+            early = [names[i] for i in order if not _has_parents(i, run)]
+            message = (f"Right, though this is not a reverse topological order: {', '.join(early)} "
+                       f"{'has' if len(early) == 1 else 'have'} no parents, so visiting "
+                       f"{'it' if len(early) == 1 else 'them'} early pushes nothing.")
+    else:
+        parts = []
+        for node, child, share in _late(run):
+            below = trace(values[node])  # d node / d x for every x below it, by the engine
+            slopes = {n["id"]: n["grad"] for n in below["nodes"]}
+            lost = [f"the path {' → '.join(names[i] for i in path)}, worth "
+                    f"{number(share * slopes[path[0]])} to {names[path[0]]}.grad"
+                    for leaf in wrong if leaf in slopes and slopes[leaf] != 0
+                    for path in [_path(run, leaf, node) + _path(run, child, run["root"])]]
+            parts.append(f"{names[node]} was visited before {names[child]}, so it passed on "
+                         f"{names[node]}.grad = {number(_grad_at_visit(run, node))}; the "
+                         f"{number(share)} from {names[child]} came after its turn. Lost: "
+                         + "; ".join(lost) + ".")
+        results = [f"{names[i]}.grad is {number(grads[i])}, not {number(correct[i])}" for i in wrong]
+        message = " ".join(parts) + " So " + " and ".join(results) + "."
+    return {"grads": {node["id"]: number(grads[node["id"]]) for node in placed},
+            "fields": {i: f"grad {field(g)}" for i, g in grads.items()},
+            "right": not wrong, "message": message}
+
+
+def _late(run):
+    """(node, child, share) for every share that reached a node after the node's own visit."""
+    visited_at = {step["node"]: k for k, step in enumerate(run["backward"]) if k > 0}
+    return [(u["parent"], step["node"], u["contribution"])
+            for k, step in enumerate(run["backward"]) for u in step["updates"]
+            if visited_at.get(u["parent"], len(run["backward"])) < k and _has_parents(u["parent"], run)]
+
+
+def _path(run, start, end):
+    """Node ids of one path from `start` up to `end` (parent to child), both included."""
+    children = {}
+    for edge in run["edges"]:
+        children.setdefault(edge["parent"], []).append(edge["child"])
+    stack = [[start]]
+    while stack:
+        path = stack.pop()
+        if path[-1] == end:
+            return path
+        stack.extend(path + [child] for child in children.get(path[-1], []))
+    raise ValueError(f"no path from {start} to {end}")
+
+
+def _grad_at_visit(run, node):
+    for k, step in enumerate(run["backward"]):
+        if k > 0 and step["node"] == node:
+            ids = [n["id"] for n in run["nodes"]]
+            before = run["backward"][k - 1]["grads"]
+            return before[ids.index(node)]
+    raise ValueError(node)
+
+
+def _has_parents(node_id, run):
+    return any(edge["child"] == node_id for edge in run["edges"])
+
+
+def _reverse_topological(order, run):
+    """True if every node of `order` comes before each of its parents that is in `order`."""
+    position = {node: k for k, node in enumerate(order)}
+    return all(position[e["child"]] < position[e["parent"]] for e in run["edges"]
+               if e["child"] in position and e["parent"] in position)
+
+
+def _graph(root):
+    from micrograd.engine import topological_order
+
+    return topological_order(root)
+
+
+def _presets(value, at):
+    if isinstance(value, Value):
+        return [(value.label or "the graph", value)]
+    if isinstance(value, dict) and value and all(isinstance(v, Value) for v in value.values()):
+        return list(value.items())
+    raise DirectiveError(f"{at}: a stepper needs a Value or a dict {{title: Value}}, "
+                         f"not {type(value).__name__}")
+
+
+def _name(node):
+    return node["label"] or number(node["data"])
+
+
+OPS = {"+": "{0} + {1}", "*": "{0} · {1}", "tanh": "tanh({0})", "exp": "exp({0})", "ReLU": "relu({0})"}
+
+
+def _expression(op, operands):
+    if op.startswith("**"):
+        return f"{operands[0]}^{op[2:]}"
+    return OPS[op].format(*operands)
+
+
+def _forward_caption(node, names, edges, nodes):
+    name = names[node["id"]]
+    if not edges:
+        return f"{name} is a leaf: its data, {number(node['data'])}, is given."
+    symbols = [names[e["parent"]] for e in edges]
+    values = [_paren(number(nodes[e["parent"]]["data"])) for e in edges]
+    return (f"Forward: {name} = {_expression(node['op'], symbols)} = "
+            f"{_expression(node['op'], values)} = {number(node['data'])}.")
+
+
+def _backward_caption(step, names):
+    name = names[step["node"]]
+    if "seed" in step:
+        return f"Seed: {name}.grad = {number(step['seed'])}, because ∂{name}/∂{name} = 1."
+    if not step["updates"]:
+        return f"Visit {name}: a leaf, with no parents to pass its gradient to."
+    upstream = number(step["updates"][0]["upstream"])
+    pushes = [f"{names[u['parent']]}.grad += {_paren(number(u['local']))} × {_paren(upstream)} "
+              f"= {number(u['contribution'])}, now {number(u['after'])}"
+              for u in step["updates"]]
+    return f"Visit {name}, upstream gradient {name}.grad = {upstream}: " + "; ".join(pushes) + "."
+
+
+def _edge_text(edge, names, nodes):
+    value = number(edge["local"])
+    rule = edge["formula"]
+    shown = rule if rule.endswith(f"= {value}") else f"{rule} = {value}"
+    op = nodes[edge["child"]]["op"]
+    return (f"Edge {names[edge['parent']]} → {names[edge['child']]} ({op}): local derivative "
+            f"{shown}.")
+
+
+def _paren(text):
+    return f"({text})" if text.startswith("−") else text
+
+
+def _container(kind, url, n):
+    label = {"bv-stepper": "Step through the forward and backward pass",
+             "bv-visit-order": "Place the visit order of the backward pass"}[kind]
+    return (f'<div class="bv-widget {kind}" id="{kind[3:]}-{n}" data-src="{html.escape(url)}" '
+            f'role="group" aria-label="{label}" hidden></div>')

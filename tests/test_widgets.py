@@ -1,0 +1,187 @@
+"""The widgets in Chromium, clicked as a reader would: a stepper shows the exported trace at
+every step, an edge tells its local derivative, the diamond's visit order gives 15 or names
+the lost path, a quiz accepts the right answer in its forms and rejects a wrong one; by
+keyboard too, with nothing but the site's own files, and within the page's script budget."""
+
+import json
+
+import pytest
+
+from scripts import ROOT
+
+SCRIPT_BUDGET = 30_000  # bytes of our own script a widget page may add, before compression
+WIDGET_SCRIPTS = ["widgets.js", "graph.js", "stepper.js", "visit-order.js", "quiz.js"]
+
+
+@pytest.fixture()
+def page(browser, origin):
+    """A fresh page; it fails the test on any console error or request to another host."""
+    context = browser.new_context()
+    page = context.new_page()
+    errors, foreign = [], []
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("request", lambda r: r.url.startswith((origin, "data:", "blob:")) or foreign.append(r.url))
+    yield page
+    context.close()
+    assert not errors, errors
+    assert not foreign, foreign
+
+
+def stepper_view(widget):
+    """What the stepper shows now: data and grad text of every node, caption, status."""
+    return widget.evaluate("""w => ({
+      fields: Object.fromEntries(Array.from(w.querySelectorAll("g.node[data-id]")).map(g =>
+        [g.dataset.id, Array.from(g.querySelectorAll("text")).map(t => t.textContent)
+           .filter(t => /^(data|grad) /.test(t))])),
+      current: (w.querySelector(".bv-current") || {dataset: {}}).dataset.id || null,
+      caption: w.querySelector(".bv-widget__caption").textContent,
+      status: w.querySelector(".bv-widget__status").textContent,
+    })""")
+
+
+def test_the_stepper_shows_the_exported_trace_at_every_step(page, origin, site):
+    page.goto(origin + "/01-computational-graphs/")
+    widget = page.locator(".bv-stepper")
+    widget.wait_for(state="visible")
+    data = json.loads((site / "01-computational-graphs" / "stepper-1.json").read_text(encoding="utf-8"))
+    for number, preset in enumerate(data["presets"]):
+        widget.locator(".bv-widget__presets button").nth(number).click()
+        ids = [node["id"] for node in preset["nodes"]]
+        forward, total = len(preset["forward"]), len(preset["forward"]) + len(preset["backward"])
+        for step in range(total + 1):
+            view = stepper_view(widget)
+            filled = preset["forward"][:min(step, forward)]
+            grads = preset["zeroGrads"] if step <= forward else preset["backward"][step - forward - 1]["grads"]
+            for i, node in enumerate(preset["nodes"]):
+                data_text = node["data"] if node["id"] in filled else "data —"
+                assert view["fields"][node["id"]] == [data_text, grads[i]], (preset["title"], step, node)
+            if 0 < step <= forward:
+                assert (view["caption"], view["current"]) == (preset["forwardCaptions"][step - 1],
+                                                               preset["forward"][step - 1])
+            elif step > forward:
+                assert view["caption"] == preset["backwardCaptions"][step - forward - 1]
+                assert view["current"] == preset["backward"][step - forward - 1]["node"]
+            assert view["status"].startswith(f"Step {step} of {total}")
+            if step < forward:
+                assert widget.get_by_role("button", name="Step backward").is_disabled()
+                widget.get_by_role("button", name="Step forward").click()
+            elif step < total:
+                assert widget.get_by_role("button", name="Step forward").is_disabled()
+                widget.get_by_role("button", name="Step backward").click()
+        assert set(ids) == {node for node, texts in view["fields"].items() if texts}  # records, not ops
+        widget.get_by_role("button", name="Back one step").click()
+        assert stepper_view(widget)["status"].startswith(f"Step {total - 1} of {total}")
+        widget.get_by_role("button", name="Reset").click()
+        assert stepper_view(widget)["status"].startswith("Step 0 of")
+
+
+def test_an_edge_tells_its_local_derivative_and_the_step_survives_a_reload(page, origin, site):
+    page.goto(origin + "/01-computational-graphs/")
+    widget = page.locator(".bv-stepper")
+    widget.wait_for(state="visible")
+    data = json.loads((site / "01-computational-graphs" / "stepper-1.json").read_text(encoding="utf-8"))
+    edges = data["presets"][0]["edges"]
+    edge = next(e for e, text in edges.items() if "∂(x·y)/∂x = y = 10" in text)  # e into f = e·c
+    widget.locator(f'g.edge[data-id="{edge}"]').click()
+    assert widget.locator(".bv-widget__edge").text_content() == edges[edge]
+    assert "local derivative ∂(x·y)/∂x = y = 10" in edges[edge]
+    widget.get_by_role("button", name="Step forward").click()
+    widget.get_by_role("button", name="Step forward").click()
+    page.reload()
+    page.locator(".bv-stepper").wait_for(state="visible")
+    assert stepper_view(page.locator(".bv-stepper"))["status"].startswith("Step 2 of")
+
+
+def test_the_stepper_works_from_the_keyboard(page, origin):
+    page.goto(origin + "/01-computational-graphs/")
+    widget = page.locator(".bv-stepper")
+    widget.wait_for(state="visible")
+    widget.get_by_role("button", name="Step forward").focus()
+    page.keyboard.press("Enter")
+    assert stepper_view(widget)["status"].startswith("Step 1 of")
+    first_edge = widget.locator("g.edge[role=button]").first
+    first_edge.focus()  # edges are in the tab order; focus alone reads them
+    assert widget.locator(".bv-widget__edge").text_content() == first_edge.get_attribute("aria-label")
+    assert widget.locator("[aria-live=polite]").count() >= 2  # caption and edge note are announced
+
+
+@pytest.mark.parametrize("order, verdict", [
+    ("dbca", "Right: every node was visited after all the nodes it feeds"),
+    ("adcb", "Right, though this is not a reverse topological order: a has no parents"),
+    ("bdca", "b was visited before d, so it passed on b.grad = 0; the 6 from d came after its turn. "
+             "Lost: the path a → b → d, worth 6 to a.grad. So a.grad is 9, not 15."),
+])
+def test_the_visit_order_gives_15_or_names_the_lost_path(page, origin, order, verdict):
+    page.goto(origin + "/04-engine/")
+    widget = page.locator(".bv-visit-order")
+    widget.wait_for(state="visible")
+    assert widget.get_by_role("button", name="Run").is_disabled()
+    for node in order:
+        widget.get_by_role("button", name=f"Visit {node} next").click()
+    widget.get_by_role("button", name="Run").click()
+    result = widget.locator(".bv-widget__result").inner_text()
+    assert verdict in result
+    assert ("a.grad = 15" in result) == order.startswith(("d", "ad"))
+    grad_a = widget.evaluate("""w => Array.from(w.querySelectorAll("g.node text"))
+        .map(t => t.textContent).filter(t => t.startsWith("grad "))""")
+    assert ("grad 15.0000" in grad_a) == ("a.grad = 15" in result)
+    widget.get_by_role("button", name="Undo").click()
+    assert widget.get_by_role("button", name=f"Visit {order[-1]} next").is_enabled()
+    widget.get_by_role("button", name="Reset").click()
+    assert widget.get_by_role("button", name="Undo").is_disabled()
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("0.5", "right"), ("0.50", "right"), ("5e-1", "right"), (" .5 ", "right"), ("0.50004", "right"),
+    ("0.6", "wrong"), ("−0.5", "wrong"), ("half", "invalid"), ("", "invalid"),
+])
+def test_a_quiz_accepts_its_answer_in_every_form_and_rejects_a_wrong_one(page, origin, answer, state):
+    page.goto(origin + "/01-computational-graphs/")
+    quiz = page.locator('.bv-quiz[data-quiz="number"][data-shown="0.5"]')
+    quiz.wait_for(state="visible")
+    quiz.get_by_label("Your answer").fill(answer)
+    quiz.get_by_label("Your answer").press("Enter")
+    assert quiz.get_attribute("data-state") == state
+    feedback = quiz.locator(".bv-quiz__feedback").text_content()
+    assert feedback.startswith({"right": "Right", "wrong": "Not quite", "invalid": "Type a number"}[state])
+
+
+def test_a_negative_answer_reads_with_either_minus_sign(page, origin):
+    page.goto(origin + "/01-computational-graphs/")
+    key = page.evaluate("""() => import("/javascripts/quiz.js").then(m =>
+        [m.parseNumber("−10"), m.parseNumber("-10.0"), m.parseNumber("-1e1"), m.parseNumber("+10"),
+         m.parseNumber("1,0"), m.close(-10, -10.00000000001, 0), m.close(-10, -9.9, 0)])""")
+    assert key == [-10, -10, -10, 10, None, True, False]
+
+
+def test_a_multiple_choice_quiz_says_right_or_wrong_at_once(page, origin):
+    page.goto(origin + "/01-computational-graphs/")
+    quiz = page.locator('.bv-quiz[data-quiz="choice"]').first
+    quiz.wait_for(state="visible")
+    key = int(quiz.get_attribute("data-key"))
+    options = quiz.locator("input[type=radio]")
+    options.nth((key + 1) % options.count()).check()
+    quiz.get_by_role("button", name="Check").click()
+    assert quiz.get_attribute("data-state") == "wrong"
+    options.nth(key).check()
+    quiz.get_by_role("button", name="Check").click()
+    assert quiz.get_attribute("data-state") == "right"
+    assert page.locator("details.success").count() >= 1  # the folded explanation is still below
+
+
+def test_without_javascript_the_widgets_stay_hidden_and_the_figures_stay(browser, origin):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(origin + "/01-computational-graphs/")
+    assert page.locator(".bv-stepper").is_hidden() and page.locator(".bv-quiz").first.is_hidden()
+    assert page.locator("img.graph").count() >= 3
+    context.close()
+
+
+def test_a_widget_page_adds_less_than_30_kb_of_script(site):
+    scripts = {name: (site / "javascripts" / name).stat().st_size for name in WIDGET_SCRIPTS}
+    print(f"widget scripts: {scripts}, {sum(scripts.values())} bytes in all")
+    assert sum(scripts.values()) < SCRIPT_BUDGET, scripts
+    sources = {name: (ROOT / "docs" / "javascripts" / name).read_bytes() for name in WIDGET_SCRIPTS}
+    assert all((site / "javascripts" / n).read_bytes() == b for n, b in sources.items())
