@@ -16,6 +16,7 @@ import copy
 import doctest
 import fcntl
 import hashlib
+import json
 import re
 from pathlib import Path
 
@@ -127,9 +128,11 @@ def _code_cells(source, hidden):
 # --- The training notebook ---------------------------------------------------------
 
 def cache_key(path):
-    """sha256 of the notebook and every micrograd/*.py: what its outputs depend on."""
+    """sha256 of the notebook, every micrograd/*.py and the quiz code: what its outputs depend on."""
+    from scripts import katex, quizzes
+
     digest = hashlib.sha256()
-    for source in [path, *sorted((ROOT / "micrograd").rglob("*.py"))]:
+    for source in [path, quizzes.__file__, katex.__file__, *sorted((ROOT / "micrograd").rglob("*.py"))]:
         digest.update(str(relative(source)).encode())
         digest.update(open(source, "rb").read())
     return digest.hexdigest()
@@ -157,6 +160,7 @@ def executed(path, timeout=600):
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not cached.exists():
             notebook = jupytext.read(path)
+            notebook.cells = _with_quiz_cells(notebook.cells, path)
             notebook.metadata["kernelspec"] = KERNELSPEC
             nbclient.NotebookClient(notebook, timeout=timeout, kernel_name="python3",
                                     resources={"metadata": {"path": str(ROOT)}}).execute()
@@ -201,7 +205,7 @@ def site_notebook(path):
     prepared = site_notebook_path(path)
     if not prepared.exists():
         notebook = copy.deepcopy(executed(path))
-        notebook.cells = _fold_answers(notebook.cells, path)
+        notebook.cells = _fold_answers(_place_quizzes(notebook.cells, path), path)
         for number, cell in enumerate(notebook.cells, start=1):
             if cell.cell_type == "markdown":
                 cell.source = render_markdown_math(cell.source)
@@ -214,6 +218,46 @@ def site_notebook(path):
             stale.unlink()
             stale.parent.rmdir()
     return prepared
+
+
+_QUIZ = re.compile(r"<!--\s*quiz:\s*(.+?)\s*-->", re.DOTALL)
+
+
+def _with_quiz_cells(cells, path):
+    """After each Markdown cell with `<!-- quiz: ... -->`, a code cell (tagged "quiz") that
+    evaluates its quizzes in the kernel, at that place, and prints their HTML."""
+    lines = Path(path).read_text(encoding="utf-8").split("\n")
+    out, count = [], 0
+    for cell in cells:
+        out.append(cell)
+        sources = _QUIZ.findall(cell.source) if cell.cell_type == "markdown" else []
+        if sources:
+            first = cell.source.splitlines()[0]
+            line = next((i + 1 for i, text in enumerate(lines) if text == f"# {first}".rstrip()), 0)
+            quiz = new_code_cell(
+                "from scripts.quizzes import notebook_quizzes as _notebook_quizzes\n"
+                f"_notebook_quizzes(globals(), {relative(path) + ':' + str(line)!r}, {count + 1}, "
+                f"{sources!r})")
+            quiz.metadata["tags"] = ["quiz"]
+            quiz.id = f"quiz-{count + 1}"
+            out.append(quiz)
+            count += len(sources)
+    return out
+
+
+def _place_quizzes(cells, path):
+    """Each quiz comment replaced by the HTML its quiz cell printed; the quiz cells dropped."""
+    out = []
+    for cell in cells:
+        if "quiz" not in cell.metadata.get("tags", []):
+            out.append(cell)
+            continue
+        built = iter(json.loads("".join(o.get("text", "") for o in cell.outputs)))
+        question = out[-1]
+        question.source = _QUIZ.sub(lambda m, built=built: next(built), question.source)
+        if next(built, None) is not None:
+            raise ValueError(f"{relative(path)}: more quizzes built than the cell asks")
+    return out
 
 
 def _fold_answers(cells, path):

@@ -21,6 +21,7 @@ JavaScript off the reader has the question and the folded answer, as before.
 
 import dataclasses
 import html
+import json
 import math
 import numbers
 
@@ -69,19 +70,36 @@ class QuizParser(Directive):
     kind = "quiz"
 
     def build(self, example, at, page):
-        quiz = eval(compile(example.parsed, example.path, "eval"), example.namespace,
-                    {"number": number, "choice": choice})
-        if isinstance(quiz, Number):
-            if not (math.isfinite(quiz.key) and _close(quiz.key, quiz.answer, quiz.tol)):
-                raise DirectiveError(f"{at}: the quiz's written answer {quiz.answer:g} differs from "
-                                     f"its expression, which gives {quiz.key!r} (tol {quiz.tol:g})")
-        elif isinstance(quiz, Choice):
-            if quiz.key not in quiz.options:
-                raise DirectiveError(f"{at}: the quiz's expression gives {quiz.key!r}, which is not "
-                                     f"one of its options {quiz.options}")
-        else:
-            raise DirectiveError(f"{at}: a quiz is number(...) or choice(...), not {example.parsed!r}")
-        return Output(self.kind, example.line, _html(quiz, f"quiz-{page.number(self.kind)}"))
+        html_ = quiz_html(example.parsed, example.namespace, at, page.number(self.kind),
+                          example.path)
+        return Output(self.kind, example.line, html_)
+
+
+def quiz_html(source, namespace, at, n, filename="<quiz>"):
+    """The page's HTML for quiz number n of a page: `source` (number(...) or choice(...))
+    evaluated in `namespace`. Raises DirectiveError starting with `at` (page:line) when the
+    written answer and the expression disagree, or the source is not a quiz."""
+    quiz = eval(compile(source, filename, "eval"), namespace, {"number": number, "choice": choice})
+    if isinstance(quiz, Number):
+        if not (math.isfinite(quiz.key) and _close(quiz.key, quiz.answer, quiz.tol)):
+            raise DirectiveError(f"{at}: the quiz's written answer {quiz.answer:g} differs from "
+                                 f"its expression, which gives {quiz.key!r} (tol {quiz.tol:g})")
+    elif isinstance(quiz, Choice):
+        if quiz.key not in quiz.options:
+            raise DirectiveError(f"{at}: the quiz's expression gives {quiz.key!r}, which is not "
+                                 f"one of its options {quiz.options}")
+    else:
+        raise DirectiveError(f"{at}: a quiz is number(...) or choice(...), not {source!r}")
+    return _html(quiz, f"quiz-{n}")
+
+
+def notebook_quizzes(namespace, at, first, sources):
+    """For a notebook's hidden quiz cell: the quizzes' HTML as a JSON list, printed.
+
+    namespace: the kernel's globals() at the question; at: "page:line" for errors; first:
+    the page's number of the first of them (ids must be unique on the page).
+    """
+    print(json.dumps([quiz_html(source, namespace, at, first + i) for i, source in enumerate(sources)]))
 
 
 def _html(quiz, name):

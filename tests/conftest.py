@@ -76,3 +76,11 @@ def browser():
         browser = playwright.chromium.launch(executable_path=path, args=BROWSER_ARGS)
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="session")
+def executed_notebook():
+    """The training notebook as the build executes it (cached on the notebook and micrograd/)."""
+    from scripts.notebooks import executed
+
+    return executed(ROOT / "docs" / "06-training.py")

@@ -1,0 +1,77 @@
+"""What each chapter must hold, read from its source and from the built site: a length a
+learner can finish (under 3,500 words, as `wc -w` counts them), figures no taller than a
+screen at the column width, a "Sources" line, a quiz in every "Check yourself", and the
+widgets each chapter is promised."""
+
+import re
+
+import pytest
+import yaml
+
+from scripts import ROOT
+from tests.test_site import CHAPTERS
+
+DOCS = ROOT / "docs"
+NOTEBOOK = DOCS / "06-training.py"
+MAX_WORDS = 3500
+COLUMN_PX = 688  # Material's text column at a 1280 px window (measured in Chromium)
+SCREEN_PX = 800  # a 1280 x 800 screen
+WIDGETS = {  # chapter -> directives it must have, at least
+    "01-computational-graphs.md": {"stepper": 1},
+    "03-backprop-by-hand.md": {"stepper": 1},
+    "04-engine.md": {"stepper": 1, "visit-order": 1, "exercise": 7},
+}
+
+
+def words(path):
+    return len(path.read_text(encoding="utf-8").split())  # what `wc -w` counts
+
+
+@pytest.mark.parametrize("page", [*CHAPTERS, NOTEBOOK], ids=lambda p: p.name)
+def test_a_chapter_is_under_3500_words(page):
+    assert words(page) < MAX_WORDS, f"{page.name}: {words(page)} words"
+
+
+@pytest.mark.parametrize("page", [*CHAPTERS, NOTEBOOK], ids=lambda p: p.name)
+def test_a_chapter_names_its_sources(page):
+    text = page.read_text(encoding="utf-8")
+    assert re.search(r"^(# )?\*\*Sources\*\*: .*https?://", text, re.MULTILINE), page.name
+
+
+@pytest.mark.parametrize("page", [*CHAPTERS, NOTEBOOK], ids=lambda p: p.name)
+def test_every_check_yourself_has_a_quiz_and_a_chapter_has_three(page):
+    text = page.read_text(encoding="utf-8")
+    questions = re.split(r'Check yourself', text)[1:]
+    assert questions, page.name
+    for number, question in enumerate(questions, start=1):
+        answer = re.search(r'Answer|<details', question)
+        asked = question[: answer.start()] if answer else question
+        assert "<!-- quiz:" in asked, f"{page.name}: Check yourself no. {number} has no quiz"
+    assert text.count("<!-- quiz:") >= 3, page.name
+
+
+@pytest.mark.parametrize("page, promised", WIDGETS.items())
+def test_a_chapter_has_the_widgets_it_promises(page, promised):
+    text = (DOCS / page).read_text(encoding="utf-8")
+    for kind, count in promised.items():
+        assert text.count(f"<!-- {kind}:") >= count, (page, kind)
+
+
+def test_the_last_chapter_is_under_the_hood():
+    nav = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["nav"]
+    title, page = next(iter(nav[-1].items()))
+    assert "Under the hood" in title and (DOCS / page).exists()
+
+
+@pytest.mark.parametrize("page", CHAPTERS, ids=lambda p: p.name)
+def test_no_figure_is_taller_than_a_screen_at_the_column_width(site, page):
+    too_tall = []
+    for svg in sorted((site / page.stem).glob("figure-*.svg")):
+        head = svg.read_text(encoding="utf-8")[:3000]
+        size = re.search(r'<svg[^>]*?width="([\d.]+)(pt|px)?"[^>]*?height="([\d.]+)(pt|px)?"', head, re.DOTALL)
+        scale = 96 / 72 if size[2] == "pt" else 1
+        width, height = float(size[1]) * scale, float(size[3]) * scale
+        shown = height * min(1.0, COLUMN_PX / width)
+        if shown > SCREEN_PX:
+            too_tall.append(f"{svg.name}: {shown:.0f} px tall at the column width")
+    assert not too_tall, f"{page.name}: {too_tall}"
