@@ -10,22 +10,17 @@ derivatives instead of a `_backward` closure per node follows his microgpt
 (2026): "return local gradients for each op and get backward() to do the
 multiply".
 
-Numbers are IEEE 754 doubles, as in PyTorch's float64: inf and NaN propagate,
-and a local derivative may be inf (the slope of √x at 0). Where Python's own
-float arithmetic refuses a result (division by zero, 0 to a negative power,
-overflow in ** or exp, a negative number to a fractional power), the
-operation raises an error naming the operation you wrote; PyTorch returns
-inf or NaN there. Other differences from PyTorch, all tested: a zero
-gradient is +0.0 where PyTorch may give -0.0 (grads start at 0.0 and grow by
-+=); a / b is a * b**-1, one rounding more than a true division, and its
-gradient for b underflows (loses digits, then is 0) once |b| > 1e154; the
-local derivatives of tanh and of x ** ±0.5 may differ in the last digits
-(see those methods).
+Numbers are IEEE 754 doubles, as in PyTorch's float64. Where Python's floats
+refuse a result (division by zero, overflow), an operation raises an error
+naming the operation you wrote; micrograd/support.py holds those checks, the
+other edge cases and pickling, so this file stays the lesson.
 """
 
 import math
 import numbers
 from collections import deque
+
+from micrograd.support import c_pow, number, power, rebuild, reciprocal, two
 
 
 class Value:
@@ -48,9 +43,7 @@ class Value:
 
     def __init__(self, data, label="", _prev=(), _local=(), _op=""):
         if not isinstance(data, (float, int)) and not isinstance(data, numbers.Real):
-            raise TypeError(
-                f"Value() takes an int or a float, not {type(data).__name__}: {data!r}"
-            )
+            raise TypeError(f"Value() takes an int or a float, not {type(data).__name__}: {data!r}")
         self.data = float(data)
         self.grad = 0.0
         self.label = label
@@ -68,21 +61,21 @@ class Value:
     @property
     def _prev(self): return tuple(p for p in (self._x, self._y) if p is not None)
     @_prev.setter
-    def _prev(self, parents): self._x, self._y = _two(parents, None)
+    def _prev(self, parents): self._x, self._y = two(parents, None)
     @property
     def _local(self): return (self._dx, self._dy)[:len(self._prev)]
     @_local.setter
-    def _local(self, local): self._dx, self._dy = _two(local, 0.0)
+    def _local(self, local): self._dx, self._dy = two(local, 0.0)
 
     # Each op: the output, then each parent with its local derivative.
 
     def __add__(self, other):
-        other = other if isinstance(other, Value) else Value(_number(other, "+"))
+        other = other if isinstance(other, Value) else Value(number(other, "+"))
         # d(x + y)/dx = 1 and d(x + y)/dy = 1
         return _node(self.data + other.data, "+", self, 1.0, other, 1.0)
 
     def __mul__(self, other):
-        other = other if isinstance(other, Value) else Value(_number(other, "*"))
+        other = other if isinstance(other, Value) else Value(number(other, "*"))
         # d(x * y)/dx = y and d(x * y)/dy = x: swap and scale
         return _node(self.data * other.data, "*", self, other.data, other, self.data)
 
@@ -101,7 +94,7 @@ class Value:
                             "(only int/float exponents are supported)")
         x = self.data
         # d(x ** n)/dx = n * x ** (n - 1); 0 for n = 0 (x ** 0 is the constant 1)
-        return _node(_power(x, n), f"**{n}", self, n * _c_pow(x, n - 1) if n else 0.0)
+        return _node(power(x, n), f"**{n}", self, n * c_pow(x, n - 1) if n else 0.0)
 
     def tanh(self):
         """tanh(self) as a new Value; never raises (tanh(±inf) = ±1).
@@ -146,25 +139,22 @@ class Value:
         """
         deque(backward_steps(self), maxlen=0)  # run every step, keep none
 
-    def __reduce__(self):
-        # pickle and copy.deepcopy: the graph as one flat list in topological
-        # order, not parent by parent (a recursion that fails a few hundred
-        # nodes deep). Other leaves stay objects: shared with a model's own.
+    def __reduce__(self):  # pickle and copy.deepcopy: the whole graph at once (support.py)
         order = topological_order(self)
         index = {node: i for i, node in enumerate(order)}
-        return _rebuild, ([node if node._x is None and node is not self else
-                           (type(node), node.data, node.grad, node.label, node._op,
-                            index.get(node._x), node._dx, index.get(node._y), node._dy)
-                           for node in order],)
+        return rebuild, ([node if node._x is None and node is not self else
+                          (type(node), node.data, node.grad, node.label, node._op,
+                           index.get(node._x), node._dx, index.get(node._y), node._dy)
+                          for node in order],)
 
     # Derived ops: one line each, built from the ops above.
     def __neg__(self): return self * -1                                        # -self
     def __radd__(self, other): return self + other                             # other + self
-    def __sub__(self, other): return self + (-_number(other, "-"))             # self - other
-    def __rsub__(self, other): return (-self) + _number(other, "-")            # other - self
+    def __sub__(self, other): return self + (-number(other, "-"))             # self - other
+    def __rsub__(self, other): return (-self) + number(other, "-")            # other - self
     def __rmul__(self, other): return self * other                             # other * self
-    def __truediv__(self, other): return self * _reciprocal(other)             # self / other
-    def __rtruediv__(self, other): return _reciprocal(self) * _number(other, "/")  # other / self
+    def __truediv__(self, other): return self * reciprocal(other)             # self / other
+    def __rtruediv__(self, other): return reciprocal(self) * number(other, "/")  # other / self
 
 
 def backward_steps(root, order=None):
@@ -224,63 +214,3 @@ def _node(data, op, x, dx, y=None, dy=0.0, cls=Value):
     out._x, out._y = x, y
     out._dx, out._dy = dx, dy
     return out
-
-
-def _number(x, op):
-    """x itself if it is a Value or a real number; TypeError naming `op` if not."""
-    if isinstance(x, (Value, float, int)) or isinstance(x, numbers.Real):
-        return x
-    raise TypeError(f"unsupported operand for {op} with a Value: {type(x).__name__} "
-                    f"{x!r} (a Value combines with Values, ints and floats)")
-
-
-def _two(items, missing):
-    """The first two of at most two items, `missing` standing in for absent ones."""
-    items = tuple(items)
-    if len(items) > 2:
-        raise ValueError(f"a Value has at most two parents, not {len(items)}")
-    return (items + (missing, missing))[:2]
-
-
-def _reciprocal(x):
-    """x ** -1 for a Value or a number; errors name the division."""
-    if (x.data if isinstance(x, Value) else _number(x, "/")) == 0:
-        raise ZeroDivisionError(f"division by {x!r}, which is 0")
-    try:
-        return x**-1
-    except OverflowError:
-        raise OverflowError(f"division by {x!r} overflows a float") from None
-
-
-def _power(x, n):
-    """x ** n for a float x; an error naming ** where Python refuses it."""
-    try:
-        y = x**n
-    except ZeroDivisionError:
-        raise ZeroDivisionError(f"{x!r} ** {n!r}: 0 cannot be raised to a negative power") from None
-    except OverflowError:
-        raise OverflowError(f"{x!r} ** {n!r} overflows a float") from None
-    if isinstance(y, complex):  # Python's answer for a negative number to a fractional power
-        raise ValueError(f"{x!r} ** {n!r} is not a real number (a negative base needs an integer exponent)")
-    return y
-
-
-def _c_pow(x, n):
-    """x ** n as C's pow() gives it (IEEE 754): ±inf where Python raises."""
-    try:
-        return x**n
-    except (ZeroDivisionError, OverflowError):  # 0 to a negative power, or too large
-        return math.copysign(math.inf, x) if n % 2 == 1 else math.inf  # odd n keeps x's sign
-
-
-def _rebuild(entries):
-    """The last node of a list made by Value.__reduce__, with its graph."""
-    nodes = []
-    for entry in entries:
-        if isinstance(entry, tuple):  # a node's fields, its parents as indices
-            cls, data, grad, label, op, x, dx, y, dy = entry
-            x, y = (None if i is None else nodes[i] for i in (x, y))
-            entry = _node(data, op, x, dx, y, dy, cls)
-            entry.grad, entry.label = grad, label
-        nodes.append(entry)
-    return nodes[-1]
