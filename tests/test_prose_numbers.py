@@ -17,6 +17,28 @@ NOTEBOOK = DOCS / "06-training.py"
 
 # Phrases whose numbers are not results: page -> {phrase as written: why it is exempt}.
 EXEMPT = {
+    "index.md": {
+    },
+    "01-computational-graphs.md": {
+    },
+    "02-chain-rule.md": {
+    },
+    "03-backprop-by-hand.md": {
+    },
+    "04-engine.md": {
+    },
+    "05-neurons-layers-networks.md": {
+    },
+    "06-training.py": {
+    },
+    "07-check-break-fix.md": {
+    },
+    "08-pytorch.md": {
+    },
+    "09-tensors.md": {
+    },
+    "10-under-the-hood.md": {
+    },
 }
 
 
@@ -55,6 +77,8 @@ def test_every_number_in_the_notebook_prose_is_in_its_output(executed_notebook):
 
 def test_every_exemption_names_a_phrase_its_page_still_has():
     for name, phrases in EXEMPT.items():
+        if not phrases:
+            continue
         text = (DOCS / name).read_text(encoding="utf-8")
         stale = [phrase for phrase in phrases if phrase not in text]
         assert not stale, f"{name}: exemptions for phrases no longer on the page: {stale}"
