@@ -32,7 +32,7 @@ RECORDED_EXAMPLES = {
     "04-engine.md": 148,
     "05-neurons-layers-networks.md": 72,
     "07-check-break-fix.md": 72,
-    "08-pytorch.md": 93,
+    "08-pytorch.md": 84,
     "09-tensors.md": 99,
 }
 
