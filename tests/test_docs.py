@@ -33,7 +33,7 @@ RECORDED_EXAMPLES = {
     "05-neurons-layers-networks.md": 72,
     "07-check-break-fix.md": 72,
     "08-pytorch.md": 84,
-    "09-tensors.md": 99,
+    "09-tensors.md": 103,
 }
 
 
