@@ -31,9 +31,9 @@ RECORDED_EXAMPLES = {
     "03-backprop-by-hand.md": 75,
     "04-engine.md": 148,
     "05-neurons-layers-networks.md": 72,
-    "07-check-break-fix.md": 145,
-    "08-pytorch.md": 93,
-    "09-tensors.md": 99,
+    "07-check-break-fix.md": 74,
+    "08-pytorch.md": 89,
+    "09-tensors.md": 103,
 }
 
 

@@ -32,10 +32,12 @@ EXEMPT = {
     "06-training.py": {
     },
     "07-check-break-fix.md": {
+        'below $10^{-7}$ "happy"': "a threshold quoted from CS231n's notes, not a result",
     },
     "08-pytorch.md": {
     },
     "09-tensors.md": {
+        "9. From scalars to tensors": "the chapter's number in its title",
     },
     "10-under-the-hood.md": {
     },
