@@ -30,7 +30,8 @@ export function bindGraph(container, svgText, prefix, nodes, edges, onEdge) {
   });
   svg.removeAttribute("width");
   svg.removeAttribute("height");
-  svg.setAttribute("role", "img");
+  // a group, not an img: an img's content is presentational, and its edges are buttons
+  svg.setAttribute("role", "group");
   svg.setAttribute("aria-label", `Computation graph of ${nodes.map((n) => n.name).join(", ")}`);
   svg.querySelectorAll("title").forEach((title) => title.remove()); // n0, n0-n2-0: not for readers
   container.replaceChildren(svg);
