@@ -30,7 +30,7 @@ RECORDED_EXAMPLES = {
     "02-chain-rule.md": 71,
     "03-backprop-by-hand.md": 75,
     "04-engine.md": 92,
-    "05-neurons-layers-networks.md": 72,
+    "05-neurons-layers-networks.md": 63,
     "07-check-break-fix.md": 145,
     "08-pytorch.md": 93,
     "09-tensors.md": 99,

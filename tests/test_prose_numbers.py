@@ -30,6 +30,8 @@ EXEMPT = {
         "chapter 7": "a chapter's number",
     },
     "05-neurons-layers-networks.md": {
+        "5. Neurons": "the chapter's number",
+        "chapter 7": "a chapter's number",
     },
     "06-training.py": {
     },
