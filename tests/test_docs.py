@@ -34,7 +34,7 @@ RECORDED_EXAMPLES = {
     "07-check-break-fix.md": 145,
     "08-pytorch.md": 93,
     "09-tensors.md": 99,
-    "10-under-the-hood.md": 53,
+    "10-under-the-hood.md": 52,
 }
 
 
