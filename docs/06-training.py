@@ -8,8 +8,8 @@
 #
 # By the end of this page you will be able to:
 #
-# - write a loss for a binary classifier (the SVM max-margin loss, plus L2
-#   regularization) out of `Value` operations;
+# - say why a classifier is trained on the SVM max-margin (hinge) loss, and
+#   write it, plus L2 regularization, out of `Value` operations;
 # - write the training loop yourself: forward pass, `zero_grad()`, backward
 #   pass, gradient-descent update;
 # - read a loss curve, an accuracy curve and a decision boundary, and say
@@ -28,7 +28,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from sklearn.datasets import make_moons
 
-from micrograd.engine import topological_order
+from micrograd.engine import Value, topological_order
 from micrograd.nn import MLP
 
 # plots that stay readable on a phone: narrow, sharp, large labels
@@ -80,28 +80,49 @@ print("first point:", [round(v, 3) for v in inputs[0]],
 random.seed(1337)
 model = MLP(2, [16, 16, 1])
 
+sizes = [len(model.layers[0].neurons[0].w)] + [len(l.neurons) for l in model.layers]
 per_layer = [len(l.parameters()) for l in model.layers]
+print("inputs, then neurons per layer:", sizes)
 print("parameters per layer:", per_layer)
 print("total parameters:", len(model.parameters()))
 
 # %% [markdown]
 # Each neuron has one weight per input plus a bias. The first layer has
 # $16 \cdot (2 + 1)$ parameters, the second $16 \cdot (16 + 1)$, the output
-# neuron $16 + 1$. The cell printed those three counts and their sum.
+# neuron $16 + 1$: the three counts printed above, and their sum.
 
 # %% [markdown]
 # ## The loss: max-margin plus L2
 #
-# For point $i$ with label $y_i \in \{-1, +1\}$ and score $s_i$, the product
-# $y_i s_i$ is positive when the point is on the correct side. The **SVM
-# max-margin loss** (hinge loss) asks for more than that: a margin of at
-# least 1.
+# The network gives each point a score $s_i$, and only the sign of the score
+# decides the class. What should the loss reward? For point $i$ with label
+# $y_i \in \{-1, +1\}$, the product $y_i s_i$ is positive when the point is
+# on the correct side, and the larger it is, the safer.
+#
+# The first loss that comes to mind, the squared error $(s_i - y_i)^2$, does
+# not fit. It pulls every score towards exactly $\pm 1$, so it punishes a
+# point that is right with confidence as hard as one that is wrong. The
+# **SVM max-margin loss** (hinge loss) asks only for a margin: $y_i s_i \ge 1$.
 #
 # $$\text{data loss} = \frac{1}{N} \sum_{i=1}^{N} \mathrm{relu}(1 - y_i s_i)$$
 #
-# A point with $y_i s_i \ge 1$ adds nothing. Because the ReLU is flat there,
-# it also sends no gradient back: training only pushes on points that are
-# wrong or too close to the boundary.
+# The cell below compares the two on one point with label $+1$, for a few
+# scores, with the engine's own `relu`.
+
+# %%
+print("score  squared error  hinge loss   (label +1)")
+for number in [-1.0, 0.0, 0.5, 1.0, 3.0]:
+    score = Value(number)
+    squared = (score - 1) ** 2
+    hinge = (1 - 1 * score).relu()
+    print(f"{number:5.1f}  {squared.data:13.2f}  {hinge.data:10.2f}")
+
+# %% [markdown]
+# The squared error charges the confident, correct score 3 as much as the
+# wrong score $-1$. The hinge loss charges nothing from score 1 on: such a
+# point adds nothing, and since the ReLU is flat there, it sends no gradient
+# back either. Training only pushes on points that are wrong or too close to
+# the boundary.
 #
 # On top we add **L2 regularization**, a small penalty on large weights:
 #
@@ -113,7 +134,11 @@ print("total parameters:", len(model.parameters()))
 # step.
 
 # %%
-def loss_and_accuracy(model, alpha=1e-4):
+alpha = 1e-4
+print("alpha =", alpha)
+
+
+def loss_and_accuracy(model, alpha=alpha):
     """Forward pass: (data loss, reg loss, accuracy)."""
     scores = [model(x) for x in inputs]
     pairs = list(zip(targets, scores))
@@ -136,15 +161,14 @@ print("nodes in its graph:", len(topological_order(loss)))
 # The loop below builds a graph this size, runs `backward()` through it, and
 # throws it away, once per step.
 #
-# One practical line before we start. Python's cyclic garbage collector looks
-# for reference cycles, and while a graph this big is alive it keeps
-# re-scanning it. Our graphs have no cycles (a node points to its parents,
-# never to its children), so plain reference counting already frees each one.
-# We switch the cycle collector off for the heavy cells below and back on at
-# the end of the page. The results are the same; only the waiting is shorter.
+# One practical line before we start: the cell below switches Python's
+# cycle collector off for the heavy cells, and a cell at the end of the page
+# switches it back on. No number on this page changes, only the waiting;
+# [chapter 10](../10-under-the-hood/) explains why, and why it is safe for
+# this engine.
 
 # %%
-gc.disable()  # acyclic graphs: refcounting frees them
+gc.disable()  # this engine's graphs have no cycles: see chapter 10
 
 # %% [markdown]
 # ## The training loop
@@ -224,6 +248,8 @@ assert all(a == 1.0 for a in acc_history[settled:])
 # smaller is it than the first step's?
 #
 # <!-- quiz: number(1.0 - 0.9 * (steps - 1) / steps, answer=0.109, tol=1e-9) -->
+#
+# <!-- quiz: number(1.0 / (1.0 - 0.9 * (steps - 1) / steps), answer=9.2, tol=0.05) -->
 #
 # </div>
 
@@ -353,6 +379,8 @@ gc.enable()  # back to normal: the heavy cells are done
 # loss still not zero? There are two candidate sources: which one is it in
 # this run?
 #
+# <!-- quiz: choice(["the L2 penalty", "both"][min(t * s for t, s in zip(targets, final_scores)) < 1], options=["the margin: some points are still inside it", "the L2 penalty", "both"]) -->
+#
 # </div>
 
 # %% [markdown] tags=["answer"]
@@ -404,3 +432,13 @@ assert reg_loss.data > 0
 #
 # Next, [chapter 7](../07-check-break-fix/) checks these gradients against
 # finite differences, breaks the engine on purpose, and fixes it.
+
+# %% [markdown]
+# **Sources**: the setup of Andrej Karpathy's [micrograd](https://github.com/karpathy/micrograd) demo
+# notebook ([demo.ipynb](https://github.com/karpathy/micrograd/blob/master/demo.ipynb): the two
+# moons, `MLP(2, [16, 16, 1])`, the max-margin loss with $\alpha = 10^{-4}$, the decaying learning
+# rate) and his lecture [The spelled-out intro to neural networks and
+# backpropagation](https://www.youtube.com/watch?v=VMj-3S1tku0); the
+# [hinge loss](https://en.wikipedia.org/wiki/Hinge_loss) and the
+# [chain rule](https://en.wikipedia.org/wiki/Chain_rule) on Wikipedia; scikit-learn's
+# [make_moons](https://scikit-learn.org/stable/modules/generated/sklearn.datasets.make_moons.html).

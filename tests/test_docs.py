@@ -29,11 +29,12 @@ RECORDED_EXAMPLES = {
     "01-computational-graphs.md": 46,
     "02-chain-rule.md": 71,
     "03-backprop-by-hand.md": 75,
-    "04-engine.md": 148,
-    "05-neurons-layers-networks.md": 72,
+    "04-engine.md": 92,
+    "05-neurons-layers-networks.md": 63,
     "07-check-break-fix.md": 74,
     "08-pytorch.md": 89,
     "09-tensors.md": 103,
+    "10-under-the-hood.md": 52,
 }
 
 
