@@ -28,7 +28,7 @@ RECORDED_EXAMPLES = {
     "index.md": 4,
     "01-computational-graphs.md": 40,
     "02-chain-rule.md": 71,
-    "03-backprop-by-hand.md": 75,
+    "03-backprop-by-hand.md": 62,
     "04-engine.md": 148,
     "05-neurons-layers-networks.md": 72,
     "07-check-break-fix.md": 145,
