@@ -223,7 +223,7 @@ class FakePage:
 
 @pytest.fixture
 def runtime(monkeypatch):
-    monkeypatch.setitem(hook._runtime, "version", "314.0.7")
+    monkeypatch.setitem(hook._runtime, "pyodide", "assets/pyodide/314.0.7/pyodide.mjs")
     monkeypatch.setitem(hook._runtime, "zip_hash", "0123456789ab")
 
 

@@ -2,9 +2,8 @@
 
 Build side of docs/javascripts/{exercise,editor,python,python-worker}.js:
 
-- Pyodide: the minimal runtime of the `pyodide` npm package (pinned in
-  package.json, installed in node_modules/) is served under
-  assets/pyodide/<version>/, like KaTeX: no CDN, no micropip.
+- Pyodide: scripts/hooks/assets.py serves it (listed before this hook in
+  mkdocs.yml), under assets/pyodide/<version>/; this hook finds where.
 - The site's Python: micrograd/, scripts/exercises.py and docs/exercises/
   are packed into assets/python/site-python.zip, at their repository paths,
   byte for byte the same on every build (sorted, fixed timestamps). The
@@ -43,8 +42,7 @@ from mkdocs.utils import get_relative_url
 
 from scripts import exercises
 
-PYODIDE = ROOT / "node_modules" / "pyodide"
-PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
+PYODIDE = re.compile(r"assets/pyodide/[^/]+/pyodide\.mjs")  # where scripts/hooks/assets.py serves it
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
 EDITOR_SOURCE = "javascripts/editor.js"  # under docs/; replaced in the build by its bundle
 EDITOR_CACHE = ROOT / ".cache" / "editor"
@@ -57,18 +55,18 @@ EXERCISE_LIKE = re.compile(r"<!--[ \t]*exercise\b")
 HEADING = re.compile(r"^(#{1,6})[ \t]")
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 
-_runtime = {}  # filled by on_files: pyodide version, zip hash
+_runtime = {}  # filled by on_files: "pyodide" (the served pyodide.mjs), "zip_hash"
 
 
 def on_files(files, config):
-    """Add Pyodide, the site's Python zip and the editor bundle; keep exercise sources out."""
-    version = _pyodide_version()
-    for name in PYODIDE_FILES:
-        files.append(File(name, str(PYODIDE), config["site_dir"], config["use_directory_urls"],
-                          dest_uri=f"assets/pyodide/{version}/{name}"))
+    """Add the site's Python zip and the editor bundle; keep exercise sources out."""
+    served = [file.dest_uri for file in files if PYODIDE.fullmatch(file.dest_uri)]
+    if len(served) != 1:
+        raise PluginError(f"the site serves {len(served)} copies of pyodide.mjs, not 1: scripts/hooks/"
+                          "assets.py serves Pyodide; list it before python_runtime.py in mkdocs.yml")
     packed = python_zip()
     files.append(File.generated(config, PYTHON_ZIP, content=packed))
-    _runtime.update(version=version, zip_hash=hashlib.sha256(packed).hexdigest()[:12])
+    _runtime.update(pyodide=served[0], zip_hash=hashlib.sha256(packed).hexdigest()[:12])
     for file in list(files):
         if file.src_uri.startswith("exercises/") or file.src_uri == EDITOR_SOURCE:
             files.remove(file)  # the zip holds the exercises; the bundle replaces the editor source
@@ -115,7 +113,7 @@ def exercise_markdown(exercise, number, level, page_url):
     exercise: a scripts.exercises.Exercise; number: its place on the page;
     level: its heading level; page_url: the page's URL, for relative links.
     """
-    runtime = get_relative_url(f"assets/pyodide/{_runtime['version']}/pyodide.mjs", page_url)
+    runtime = get_relative_url(_runtime["pyodide"], page_url)
     python = get_relative_url(PYTHON_ZIP, page_url) + f"?v={_runtime['zip_hash']}"
     hints = "\n".join(f"    - {hint}" for hint in exercise.hints)
     parts = [
@@ -220,10 +218,3 @@ def editor_bundle(source):
 def _esbuild_version():
     package = ROOT / "node_modules" / "esbuild" / "package.json"
     return json.loads(package.read_text())["version"] if package.exists() else "?"
-
-
-def _pyodide_version():
-    package = PYODIDE / "package.json"
-    if not package.exists() or not all((PYODIDE / name).exists() for name in PYODIDE_FILES):
-        raise PluginError("Pyodide is missing from node_modules/: run `npm ci` (the README's commands do it)")
-    return json.loads(package.read_text())["version"]
