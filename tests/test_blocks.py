@@ -1,0 +1,275 @@
+"""Run any example, without a browser: which pages get Run, the export of a page's blocks
+(scripts/blocks.py: every Python block, in page order, hidden and skipped ones marked,
+lines right), and the runner that runs an export as pytest runs the page
+(scripts/run_blocks.py, in CPython here; tests/test_browser_python.py runs it in Pyodide)."""
+
+import builtins
+import json
+import re
+import sys
+
+import pytest
+from sybil import Document
+
+from scripts import ROOT, blocks, pages, run_blocks
+from scripts.examples import PYTHON_INFO, python_blocks
+
+DOCS = ROOT / "docs"
+RUNNABLE = [p for p in sorted(DOCS.glob("*")) if blocks.runnable(p.relative_to(DOCS).as_posix())]
+FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+
+
+def exported(site, page):
+    return json.loads((site / page.stem / blocks.EXPORT).read_text(encoding="utf-8"))
+
+
+# --- Which pages ------------------------------------------------------------------
+
+
+def test_the_chapters_1_to_5_get_run_and_no_other_page():
+    assert [p.name for p in RUNNABLE] == ["01-computational-graphs.md", "02-chain-rule.md",
+                                          "03-backprop-by-hand.md", "04-engine.md",
+                                          "05-neurons-layers-networks.md"]
+    for other in ["index.md", "06-training.ipynb", "06-training.py", "07-check-break-fix.md",
+                  "exercises/01-x.md", "01-computational-graphs.ipynb"]:
+        assert not blocks.runnable(other), other
+
+
+# --- The export -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", RUNNABLE, ids=lambda p: p.name)
+def test_every_python_block_is_exported_in_page_order_at_its_line(site, page):
+    data = exported(site, page)
+    text = page.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    assert data["page"] == f"docs/{page.name}"
+    code = [b for b in data["blocks"] if b["kind"] != "clear-namespace"]
+    assert len(code) == len(python_blocks(Document(text, str(page))))
+    assert [b["line"] for b in data["blocks"]] == sorted(b["line"] for b in data["blocks"])
+    for block in code:
+        opening = lines[block["line"] - 1]
+        if block["hidden"]:
+            assert re.match(r"\s*<!--\s*invisible-code-block:\s*python", opening), block["line"]
+            continue
+        fence = FENCE.match(opening)
+        assert fence and PYTHON_INFO.fullmatch(fence["info"].strip()), (block["line"], opening)
+        body = []
+        for line in lines[block["line"]:]:
+            if line.strip() == fence["fence"]:
+                break
+            body.append(line[len(fence["indent"]):])
+        assert "\n".join(body) + "\n" == block["source"], block["line"]
+        assert block["kind"] == ("doctest" if block["source"].startswith(">>>") else "code")
+
+
+DEMO = '''\
+# Demo
+
+<!-- invisible-code-block: python
+hidden = 41
+-->
+
+```python
+x = hidden + 1
+```
+
+```python
+>>> x
+42
+```
+
+<!-- skip: next "not part of the demo" -->
+```python
+raise RuntimeError("the page skips this")
+```
+
+<!-- skip: next -->
+```python
+>>> 1 / 0
+>>> x + 1
+43
+```
+
+<!-- skip: next if(x == 42, reason="x is 42") -->
+```python
+raise RuntimeError("skipped too")
+```
+
+<!-- skip: next if(x != 42, reason="never") -->
+```py
+y = x
+```
+
+??? note "Folded"
+
+    ```python
+    from micrograd import Value, draw_dot
+    draw_dot(Value(1.0, label="one"))
+    ```
+    <!-- figure: one node, labelled one -->
+
+<!-- clear-namespace -->
+
+```python
+>>> "x" in globals()
+False
+```
+'''
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    """A page with every kind of block, run as the build runs it; its export."""
+    path = tmp_path_factory.mktemp("demo") / "01-demo.md"
+    path.write_text(DEMO, encoding="utf-8")
+    result = pages.run(path, "01-demo.md")
+    return json.loads(result.files["01-demo/blocks.json"])
+
+
+def test_hidden_skipped_figure_and_clear_namespace_blocks_are_marked(demo):
+    assert [(b["line"], b["kind"], b["hidden"], b["skip"], b["figure"]) for b in demo["blocks"]] == [
+        (3, "code", True, None, False),
+        (7, "code", False, None, False),
+        (11, "doctest", False, None, False),
+        (17, "code", False, {"reason": "not part of the demo", "examples": [0]}, False),
+        (22, "doctest", False, {"reason": None, "examples": [0]}, False),  # skip: next skips one example
+        (29, "code", False, {"reason": "x is 42", "examples": [0]}, False),
+        (34, "code", False, None, False),  # its condition was false: it ran
+        (40, "code", False, None, True),
+        (46, "clear-namespace", True, None, False),
+        (48, "doctest", False, None, False),
+    ]
+    assert demo["blocks"][0]["source"] == "hidden = 41\n"
+    assert demo["blocks"][7]["source"].startswith("from micrograd import Value, draw_dot\n")
+    assert blocks.visible_lines(demo) == [7, 11, 17, 22, 29, 34, 40, 48]
+
+
+def test_a_page_that_is_not_a_chapter_exports_nothing(tmp_path):
+    path = tmp_path / "07-other.md"
+    path.write_text("# Other\n\n```python\nx = 1\n```\n", encoding="utf-8")
+    assert not any(name.endswith(blocks.EXPORT) for name in pages.run(path, "07-other.md").files)
+
+
+# --- The runner, in CPython ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", RUNNABLE, ids=lambda p: p.name)
+def test_every_chapter_runs_through_the_runner_as_under_pytest(site, page):
+    """Every block of the export, run by run_blocks, gives the page's outputs: nothing differs."""
+    data = exported(site, page)
+    results = run_blocks.run(data["blocks"], len(data["blocks"]) - 1)
+    assert len(results) == len(data["blocks"])
+    wrong = [(r["name"], r["line"], r["status"], r["error"]) for r in results if r["status"] not in ("ran", "skipped")]
+    assert wrong == []
+    assert all(s["same"] for r in results for s in r["transcript"])
+
+
+def test_the_demo_runs_like_pytest_skips_included(demo):
+    results = run_blocks.run(demo["blocks"], len(demo["blocks"]) - 1)
+    assert [r["status"] for r in results] == ["ran", "ran", "ran", "skipped", "ran", "skipped", "ran", "ran",
+                                              "ran", "ran"]
+    partly = results[4]
+    assert [s["text"] for s in partly["transcript"]] == [">>> 1 / 0\n", "", ">>> x + 1\n", "43\n"]
+    assert partly["transcript"][1].get("skipped") and partly["skip"] == {"reason": None, "examples": [0]}
+    assert [r["name"] for r in results[:3]] == ["hidden block before block 1", "block 1", "block 2"]
+
+
+def code(source, line=1, **fields):
+    return {"line": line, "kind": "code", "hidden": False, "source": source, "skip": None, "figure": False,
+            **fields}
+
+
+def doctest_block(source, line=1):
+    return {**code(source, line), "kind": "doctest"}
+
+
+def test_an_edit_replaces_the_pages_text_and_runs_after_the_blocks_before_it():
+    page = [code("a = 1\n"), doctest_block(">>> a + 1\n2\n"), doctest_block(">>> a * 10\n10\n")]
+    same = run_blocks.run(page, 2)
+    assert [r["status"] for r in same] == ["ran", "ran", "ran"] and not any(r["edited"] for r in same)
+    edited = run_blocks.run(page, 2, {0: "a = 5\n"})
+    assert [(r["status"], r["edited"]) for r in edited] == [("ran", True), ("differs", False), ("differs", False)]
+    assert edited[1]["transcript"] == [{"text": ">>> a + 1\n", "output": False, "same": True},
+                                       {"text": "6\n", "output": True, "same": False, "page": "2\n"}]
+    assert run_blocks.run(page, 1, {1: ">>> a + 2\n3\n"})[1]["status"] == "ran"
+
+
+def test_what_a_code_block_prints_is_its_output_and_an_error_does_not_stop_the_run():
+    results = run_blocks.run([code("print('one')\nx = 1 / 0\n"), code("print('after')\n")], 1)
+    assert results[0]["status"] == "error" and results[0]["output"] == "one\n"
+    lines = results[0]["error"].splitlines()  # the runner's own frames left out
+    assert lines[:3] == ["Traceback (most recent call last):", '  File "<block 1>", line 2, in <module>',
+                         "    x = 1 / 0"]
+    assert lines[-1] == "ZeroDivisionError: division by zero"
+    assert (results[1]["status"], results[1]["output"]) == ("ran", "after\n")
+
+
+def test_a_doctest_shows_each_examples_actual_output_and_an_expected_exception_as_the_page():
+    page = [doctest_block(">>> print('hi')\nhi\n>>> 1 / 0\nTraceback (most recent call last):\n    ...\n"
+                          "ZeroDivisionError: division by zero\n\n>>> 2 + 2\n5\n")]
+    (result,) = run_blocks.run(page, 0)
+    assert result["status"] == "differs"
+    assert "".join(s["text"] for s in result["transcript"]) == page[0]["source"].replace("\n5\n", "\n4\n")
+    assert [s["same"] for s in result["transcript"] if s["output"]] == [True, True, False]
+
+
+def test_an_unexpected_exception_in_a_doctest_is_an_error_with_its_traceback():
+    (result,) = run_blocks.run([doctest_block(">>> {}['missing']\n1\n")], 0)
+    assert result["status"] == "error"
+    wrong = result["transcript"][1]
+    assert wrong["exception"] and wrong["text"].endswith("KeyError: 'missing'")
+
+
+def test_code_blocks_and_doctests_see_the_namespace_as_sybil_gives_it(tmp_path, capsys):
+    """__name__, a class's module, __builtins__: the same under Sybil and under the runner."""
+    page = tmp_path / "01-names.md"
+    page.write_text("```python\nprint(__name__, '__builtins__' in globals())\nclass A: pass\n```\n\n"
+                    "```python\nprint(A.__module__, sorted(k for k in globals() if k.startswith('__')))\n```\n\n"
+                    "```python\n>>> print(__name__, A.__module__)\n__test__ builtins\n```\n\n"
+                    "```python\nprint(sorted(k for k in globals() if k.startswith('__')))\n```\n",
+                    encoding="utf-8")
+    for example in Document.parse(str(page), *pages.parsers()):
+        example.evaluate()
+    under_sybil = capsys.readouterr().out
+    data = json.loads(pages.run(page, "01-names.md").files["01-names/blocks.json"])
+    results = run_blocks.run(data["blocks"], 3)
+    assert [r["status"] for r in results] == ["ran"] * 4
+    assert "".join(r["output"] for r in results) == under_sybil
+
+
+def test_a_figure_block_that_needs_a_missing_package_is_not_run_and_does_not_stop_the_page():
+    page = [code("import no_such_package_for_figures\nfig = 1\nfig\n", figure=True), code("print('next')\n")]
+    results = run_blocks.run(page, 1)
+    assert results[0]["status"] == "unavailable"
+    assert results[0]["error"] == "ModuleNotFoundError: No module named 'no_such_package_for_figures'"
+    assert results[1]["output"] == "next\n"
+    (plain,) = run_blocks.run([code("import no_such_package_for_figures\n")], 0)  # not a figure: an error
+    assert plain["status"] == "error" and "has the standard library and micrograd" in plain["error"]
+
+
+def test_graphs_are_taken_apart_before_the_namespace_is_freed():
+    """In Pyodide, freeing a chain of 2,000 operations at once overflows the browser's stack."""
+    ran = []
+    page = [code("from micrograd import Value\nchain = [Value(0.0)]\nfor _ in range(3):\n"
+                 "    chain.append(chain[-1] + 1)\nimport builtins\nbuiltins._run_blocks_test = chain\n")]
+    try:
+        run_blocks.run(page, 0, on_block=ran.append)
+        assert [node._prev for node in builtins._run_blocks_test] == [(), (), (), ()]
+        assert ran == [0]
+    finally:
+        builtins.__dict__.pop("_run_blocks_test", None)
+
+
+def test_run_json_is_what_the_browser_worker_reads(demo):
+    data = json.loads(run_blocks.run_json(json.dumps(demo), 2, json.dumps({"1": "x = 2\n"})))
+    assert set(data) == {"results", "seconds", "python"}
+    assert [r["status"] for r in data["results"]] == ["ran", "ran", "differs"]
+
+
+def test_the_runner_is_stdlib_only():
+    """It runs in Pyodide, where only the standard library and the site's zip exist."""
+    source = (ROOT / "scripts" / "run_blocks.py").read_text(encoding="utf-8")
+    imported = set(re.findall(r"^import (\w+)|^from (\w+)", source, re.M))
+    modules = {a or b for a, b in imported}
+    assert modules <= set(sys.stdlib_module_names), modules - set(sys.stdlib_module_names)
