@@ -4,10 +4,12 @@ Build side of docs/javascripts/{exercise,editor,python,python-worker}.js:
 
 - Pyodide: scripts/hooks/assets.py serves it (listed before this hook in
   mkdocs.yml), under assets/pyodide/<version>/; this hook finds where.
-- The site's Python: micrograd/, scripts/exercises.py and docs/exercises/
-  are packed into assets/python/site-python.zip, at their repository paths,
-  byte for byte the same on every build (sorted, fixed timestamps). The
-  worker unpacks it into Pyodide's file system.
+- The site's Python: micrograd/, scripts/exercises.py, scripts/run_blocks.py
+  and docs/exercises/ are packed into assets/python/site-python.zip, at their
+  repository paths, with the `graphviz` package (pure Python: draw_dot builds
+  its graph in the browser too; no Graphviz program draws it there). Byte for
+  byte the same on every build (sorted, fixed timestamps). The worker unpacks
+  it into Pyodide's file system.
 - The editor: docs/javascripts/editor.js is bundled with CodeMirror 6 by
   esbuild into one file served under the same name; the bundle is cached in
   .cache/editor/ on a hash of its inputs.
@@ -164,21 +166,26 @@ def _section_level(markdown, position):
 
 
 def python_zip():
-    """The site's Python as zip bytes: micrograd/, scripts/exercises.py, docs/exercises/.
+    """The site's Python as zip bytes: micrograd/, scripts/exercises.py, scripts/run_blocks.py,
+    docs/exercises/, and the graphviz package (with its licence) at the top.
 
     Paths inside are the repository's, so `from scripts.exercises import run`
     and its EXERCISES_DIR work in Pyodide as in the repository. Sorted names,
     fixed timestamps and permissions: the same sources give the same bytes.
     """
-    paths = sorted(
-        [*(ROOT / "micrograd").glob("*.py"), ROOT / "scripts" / "__init__.py", ROOT / "scripts" / "exercises.py",
-         *(ROOT / "docs" / "exercises").glob("*.py")],
-        key=lambda p: p.relative_to(ROOT).as_posix(),
-    )
+    import graphviz  # the docs extra installs it; micrograd.draw imports it
+
+    package = Path(graphviz.__file__).parent
+    entries = [(p.relative_to(ROOT).as_posix(), p) for p in
+               [*(ROOT / "micrograd").glob("*.py"), ROOT / "scripts" / "__init__.py",
+                ROOT / "scripts" / "exercises.py", ROOT / "scripts" / "run_blocks.py",
+                *(ROOT / "docs" / "exercises").glob("*.py")]]
+    entries += [(p.relative_to(package.parent).as_posix(), p) for p in package.rglob("*.py")]
+    entries += [(f"graphviz/{p.name}", p) for p in _graphviz_licence()]
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
-        for path in paths:
-            info = zipfile.ZipInfo(path.relative_to(ROOT).as_posix(), date_time=ZIP_TIME)
+        for name, path in sorted(entries):
+            info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             archive.writestr(info, path.read_bytes(), compresslevel=9)
@@ -218,3 +225,11 @@ def editor_bundle(source):
 def _esbuild_version():
     package = ROOT / "node_modules" / "esbuild" / "package.json"
     return json.loads(package.read_text())["version"] if package.exists() else "?"
+
+
+def _graphviz_licence():
+    """The graphviz package's licence file(s) (MIT), from its installed metadata."""
+    from importlib.metadata import distribution
+
+    files = distribution("graphviz").files or []
+    return [Path(f.locate()) for f in files if Path(str(f)).name.upper().startswith(("LICENSE", "COPYING"))]
