@@ -4,11 +4,17 @@ lines right), and the runner that runs an export as pytest runs the page
 (scripts/run_blocks.py, in CPython here; tests/test_browser_python.py runs it in Pyodide)."""
 
 import builtins
+import html.parser
+import importlib.util
+import io
 import json
 import re
 import sys
+import types
+import zipfile
 
 import pytest
+from mkdocs.exceptions import PluginError
 from sybil import Document
 
 from scripts import ROOT, blocks, pages, run_blocks
@@ -125,6 +131,54 @@ def demo(tmp_path_factory):
     path.write_text(DEMO, encoding="utf-8")
     result = pages.run(path, "01-demo.md")
     return json.loads(result.files["01-demo/blocks.json"])
+
+
+class RenderedBlocks(html.parser.HTMLParser):
+    """The Python code blocks of a built page, outside exercises, as run-blocks.js finds them:
+    <div class="language-python highlight"> (or py, pycon, python3), with their code's text."""
+
+    LANGUAGES = {"language-python", "language-python3", "language-py", "language-pycon"}
+
+    def __init__(self):
+        super().__init__()
+        self.divs = []  # for each open <div>: "exercise", "python" or ""
+        self.blocks = []  # the text of each block's <code>
+        self.code = False
+
+    def handle_starttag(self, tag, attrs):
+        classes = set((dict(attrs).get("class") or "").split())
+        if tag == "div":
+            inside = "exercise" in self.divs
+            python = "highlight" in classes and classes & self.LANGUAGES and not inside
+            self.divs.append("exercise" if "exercise" in classes else "python" if python else "")
+            if python:
+                self.blocks.append("")
+        elif tag == "code" and self.divs and self.divs[-1] == "python":
+            self.code = True
+
+    def handle_endtag(self, tag):
+        if tag == "div" and self.divs:
+            self.divs.pop()
+        elif tag == "code":
+            self.code = False
+
+    def handle_data(self, data):
+        if self.code:
+            self.blocks[-1] += data
+
+
+@pytest.mark.parametrize("page", RUNNABLE, ids=lambda p: p.name)
+def test_a_chapters_rendered_python_blocks_are_its_exported_blocks_in_order(site, page):
+    """What run-blocks.js relies on, checked here for every chapter: as many rendered Python
+    blocks as visible exported ones, each showing the code that runs (but for skipped blocks,
+    such as an included listing)."""
+    parser = RenderedBlocks()
+    parser.feed((site / page.stem / "index.html").read_text(encoding="utf-8"))
+    shown = [b for b in exported(site, page)["blocks"] if not b["hidden"]]
+    assert len(parser.blocks) == len(shown)
+    for text, block in zip(parser.blocks, shown):
+        if not block["skip"]:
+            assert text.rstrip() == block["source"].rstrip(), block["line"]
 
 
 def test_hidden_skipped_figure_and_clear_namespace_blocks_are_marked(demo):
@@ -265,6 +319,60 @@ def test_run_json_is_what_the_browser_worker_reads(demo):
     data = json.loads(run_blocks.run_json(json.dumps(demo), 2, json.dumps({"1": "x = 2\n"})))
     assert set(data) == {"results", "seconds", "python"}
     assert [r["status"] for r in data["results"]] == ["ran", "ran", "differs"]
+
+
+# --- The page: the hook puts the export's lines and the script on a chapter ---------------
+
+
+def test_a_chapter_names_its_export_and_the_lines_of_its_visible_blocks(site):
+    page = (site / "01-computational-graphs" / "index.html").read_text(encoding="utf-8")
+    (marker,) = re.findall(r'<div class="bv-run" hidden [^>]*>', page)
+    data = exported(site, DOCS / "01-computational-graphs.md")
+    assert f'data-lines="{" ".join(map(str, blocks.visible_lines(data)))}"' in marker
+    assert re.search(r'data-blocks="blocks\.json\?v=[0-9a-f]{12}"', marker)
+    assert 'data-runtime="../assets/pyodide/' in marker and 'data-python="../assets/python/site-python.zip?v=' in marker
+    assert '<script type="module" src="../javascripts/run-blocks.js"></script>' in page
+    assert page.count('class="language-python highlight"') == len(blocks.visible_lines(data))
+    for other in ["07-check-break-fix", "index"]:
+        html = (site / other / "index.html" if other != "index" else site / "index.html").read_text(encoding="utf-8")
+        assert "bv-run" not in html and "run-blocks.js" not in html
+
+
+def test_a_chapter_without_its_export_fails_the_build_and_a_page_with_no_visible_block_gets_nothing(
+        monkeypatch):
+    spec = importlib.util.spec_from_file_location("python_runtime", ROOT / "scripts" / "hooks" / "python_runtime.py")
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    monkeypatch.setitem(hook._runtime, "pyodide", "assets/pyodide/314.0.7/pyodide.mjs")
+    monkeypatch.setitem(hook._runtime, "zip_hash", "0123456789ab")
+    page = types.SimpleNamespace(url="01-x/", file=types.SimpleNamespace(src_uri="01-x.md"))
+
+    class Files:
+        def __init__(self, content):
+            self.content = content
+
+        def get_file_from_path(self, path):
+            assert path == "01-x/blocks.json"
+            return self.content and types.SimpleNamespace(content_bytes=self.content.encode(), dest_uri=path)
+
+    with pytest.raises(PluginError, match=r"^docs/01-x.md: no blocks.json was exported"):
+        hook.on_page_markdown("# X\n", page, None, Files(None))
+    hidden_only = json.dumps({"page": "docs/01-x.md", "blocks": [code("x = 1\n", hidden=True)]})
+    assert hook.on_page_markdown("# X\n", page, None, Files(hidden_only)) == "# X\n"
+    one = json.dumps({"page": "docs/01-x.md", "blocks": [code("x = 1\n", line=3)]})
+    out = hook.on_page_markdown("# X\n", page, None, Files(one))
+    assert out.startswith('# X\n\n<div class="bv-run" hidden data-blocks="blocks.json?v=')
+    assert 'data-lines="3" data-runtime="../assets/pyodide/314.0.7/" ' in out
+    assert out.endswith('<script type="module" src="../javascripts/run-blocks.js"></script>\n')
+    other = types.SimpleNamespace(url="07-y/", file=types.SimpleNamespace(src_uri="07-y.md"))
+    assert hook.on_page_markdown("# Y\n", other, None, None) == "# Y\n"
+
+
+def test_the_zip_holds_the_runner_and_graphviz_for_draw_dot(site):
+    with zipfile.ZipFile(io.BytesIO((site / "assets" / "python" / "site-python.zip").read_bytes())) as archive:
+        names = set(archive.namelist())
+    assert {"scripts/run_blocks.py", "graphviz/__init__.py", "graphviz/LICENSE.txt"} <= names
+    assert not any("__pycache__" in name for name in names)
 
 
 def test_the_runner_is_stdlib_only():

@@ -1,9 +1,9 @@
-"""MkDocs hook: Python in the reader's browser, and the exercises that use it.
+"""MkDocs hook: Python in the reader's browser: the site's Python, the exercises, and Run.
 
-Build side of docs/javascripts/{exercise,editor,python,python-worker}.js:
+Build side of docs/javascripts/{exercise,run-blocks,editor,python,python-worker}.js.
+The Pyodide runtime itself is served by scripts/hooks/assets.py (listed before
+this hook in mkdocs.yml); this hook finds where, and adds:
 
-- Pyodide: scripts/hooks/assets.py serves it (listed before this hook in
-  mkdocs.yml), under assets/pyodide/<version>/; this hook finds where.
 - The site's Python: micrograd/, scripts/exercises.py, scripts/run_blocks.py
   and docs/exercises/ are packed into assets/python/site-python.zip, at their
   repository paths, with the `graphviz` package (pure Python: draw_dot builds
@@ -13,12 +13,17 @@ Build side of docs/javascripts/{exercise,editor,python,python-worker}.js:
 - The editor: docs/javascripts/editor.js is bundled with CodeMirror 6 by
   esbuild into one file served under the same name; the bundle is cached in
   .cache/editor/ on a hash of its inputs.
-- Pages: each `<!-- exercise: <name> -->` line becomes the exercise of
+- Exercises: each `<!-- exercise: <name> -->` line becomes the exercise of
   docs/exercises/<name>.py (scripts/exercises.py reads it): a heading one
   level below the `##` section it is in, the instructions, the starter code as a
   plain code block (readable without JavaScript), a hints fold and a
   solution fold. A page with exercises also gets exercise.js, which adds the
   editor, Run and Reset. An unknown exercise fails the build with page and line.
+- Run on a chapter's blocks (scripts/blocks.py decides which pages): the
+  page gets run-blocks.js and a hidden element that names its blocks.json
+  (exported when the page ran), the page lines of its visible blocks (the
+  script binds one Run button to each rendered Python block, in order, and
+  checks the count), the runtime and the zip.
 
 Generated files enter the build with File.generated, never written into docs/.
 """
@@ -32,7 +37,7 @@ import re
 import subprocess
 import sys
 import zipfile
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
@@ -42,7 +47,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
-from scripts import exercises
+from scripts import blocks, exercises
 
 PYODIDE = re.compile(r"assets/pyodide/[^/]+/pyodide\.mjs")  # where scripts/hooks/assets.py serves it
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
@@ -79,6 +84,43 @@ def on_files(files, config):
 
 
 def on_page_markdown(markdown, page, config, files):
+    """Exercises in place of their comments; on a chapter, Run for every Python block."""
+    markdown = exercises_markdown(markdown, page)
+    run = run_blocks_markdown(page, files) if blocks.runnable(page.file.src_uri) else ""
+    return markdown.rstrip("\n") + "\n\n" + run if run else markdown
+
+
+def run_blocks_markdown(page, files):
+    """The hidden element and the script that give each Python block of a chapter its Run.
+
+    The element names the page's blocks.json (exported when the page ran,
+    scripts/blocks.py; loaded on the first Run or Edit, not with the page) and
+    carries the page lines of its visible blocks, so run-blocks.js can check,
+    at load, that it binds as many buttons as the export has blocks.
+    """
+    export = files.get_file_from_path(str(PurePosixPath(page.file.src_uri).with_suffix("") / blocks.EXPORT))
+    if export is None:
+        raise PluginError(f"docs/{page.file.src_uri}: no {blocks.EXPORT} was exported for this page "
+                          "(scripts/pages.py exports it when the page runs)")
+    content = export.content_bytes
+    lines = blocks.visible_lines(content.decode("utf-8"))
+    if not lines:
+        return ""
+    url = get_relative_url(export.dest_uri, page.url) + f"?v={hashlib.sha256(content).hexdigest()[:12]}"
+    script = get_relative_url("javascripts/run-blocks.js", page.url)
+    return (f'<div class="bv-run" hidden data-blocks="{html.escape(url)}" '
+            f'data-lines="{" ".join(map(str, lines))}" {_runtime_attributes(page.url)}></div>\n'
+            f'<script type="module" src="{script}"></script>\n')
+
+
+def _runtime_attributes(page_url):
+    """data-runtime (Pyodide's folder) and data-python (the zip), relative to the page."""
+    runtime = get_relative_url(_runtime["pyodide"], page_url).rsplit("/", 1)[0] + "/"
+    python = get_relative_url(PYTHON_ZIP, page_url) + f"?v={_runtime['zip_hash']}"
+    return f'data-runtime="{html.escape(runtime)}" data-python="{html.escape(python)}"'
+
+
+def exercises_markdown(markdown, page):
     """Replace each `<!-- exercise: name -->` line with the exercise (Markdown with HTML)."""
     if not EXERCISE_LIKE.search(markdown):
         return markdown
@@ -115,13 +157,9 @@ def exercise_markdown(exercise, number, level, page_url):
     exercise: a scripts.exercises.Exercise; number: its place on the page;
     level: its heading level; page_url: the page's URL, for relative links.
     """
-    runtime = get_relative_url(_runtime["pyodide"], page_url)
-    python = get_relative_url(PYTHON_ZIP, page_url) + f"?v={_runtime['zip_hash']}"
     hints = "\n".join(f"    - {hint}" for hint in exercise.hints)
     parts = [
-        f'<div class="exercise" data-exercise="{exercise.name}" '
-        f'data-runtime="{html.escape(runtime.rsplit("/", 1)[0] + "/")}" '
-        f'data-python="{html.escape(python)}" markdown>',
+        f'<div class="exercise" data-exercise="{exercise.name}" {_runtime_attributes(page_url)} markdown>',
         "",
         f"{'#' * level} Exercise {number}: {exercise.title} {{ #exercise-{exercise.name.replace('_', '-')} }}",
         "",
