@@ -220,11 +220,16 @@ function show(state, result) {
   progress.textContent = (result.coldStart ? `Python started in ${seconds(result.startMs)}. ` : "") +
     `${state.n === 1 ? "This block" : `Blocks 1 to ${state.n}`} ran in ${seconds(result.runMs)}.`;
 
+  const edited = results.some((r) => r.edited); // then a difference is the reader's, not the version's
+  const versionNote = edited ? "" : versions(state.page, result.report);
   const earlier = results.slice(0, -1).filter((r) => r.status === "error" || r.status === "differs");
   if (earlier.length) {
     output.append(paragraph("bv-run-note", "Before this block (the blocks after a failing one still " +
       "ran, as under pytest):"), element("ul", { class: "bv-run-earlier" }, ...earlier.map((r) =>
       element("li", { text: `${r.name}${r.edited ? " (edited)" : ""}: ${problem(r)}` }))));
+    if (versionNote && earlier.some((r) => r.status === "differs")) {
+      output.append(paragraph("bv-run-note", versionNote.trim()));
+    }
   }
   if (mine.status === "skipped" && !mine.transcript.length) {
     const reason = mine.skip?.reason ? ` (${mine.skip.reason})` : "";
@@ -237,8 +242,7 @@ function show(state, result) {
       "it shows the unedited code."));
     return;
   }
-  const edited = results.some((r) => r.edited); // then a difference is the reader's, not the version's
-  if (mine.kind === "doctest") output.append(...transcript(mine, edited ? "" : versions(state.page, result.report)));
+  if (mine.kind === "doctest") output.append(...transcript(mine, versionNote));
   else {
     if (mine.output) output.append(pre("bv-run-out", mine.output.replace(/\n$/, "")));
     if (mine.error) output.append(pre("bv-run-out bv-run-error", mine.error));
