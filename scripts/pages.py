@@ -8,7 +8,8 @@ and the others in `parsers()`) evaluated at their place in the page.
 
 runs one page and prints JSON: {"outputs": [{kind, line, markdown}], "files":
 {path: text}}; every directive's output in page order, and the generated files
-(figures, the page as a Jupyter notebook). Exits 1 with "docs/<page>.md:<line>:
+(figures, the page as a Jupyter notebook, and on a chapter its blocks as they
+ran, for Run in the browser: scripts/blocks.py). Exits 1 with "docs/<page>.md:<line>:
 reason" on stderr when an example fails or a directive cannot be built. The site
 build (scripts/hooks/pages.py) calls build_run() in a fresh process forked from a
 server that has the heavy libraries loaded (PRELOAD), so `mkdocs serve` always
@@ -27,7 +28,7 @@ from pathlib import Path
 from sybil import Document
 from sybil.parsers.markdown import ClearNamespaceParser, SkipParser
 
-from scripts import ROOT
+from scripts import ROOT, blocks
 from scripts.directives import Collector, relative
 from scripts.examples import PythonFenceParser
 from scripts.figures import FigureParser
@@ -69,15 +70,19 @@ def run(path, src_uri=None):
 
     collector = Collector(src_uri or Path(path).name)
     document = Document.parse(str(path), *parsers(collector))
+    outcomes = blocks.Outcomes(document)  # which examples ran and which the page skipped
     for example in document:
         try:
             example.evaluate()
-        except unittest.SkipTest:
+        except unittest.SkipTest as skip:
+            outcomes.skipped(example, skip)
             continue
     files = {}
     for output in collector.outputs:
         files.update(output.files)
     files[collector.asset(f"{collector.src_uri.stem}.ipynb")] = chapter_notebook(document)
+    if blocks.runnable(collector.src_uri):
+        files[collector.asset(blocks.EXPORT)] = blocks.export(document, outcomes)
     return PageRun(collector.outputs, files)
 
 

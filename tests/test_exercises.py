@@ -223,30 +223,30 @@ class FakePage:
 
 @pytest.fixture
 def runtime(monkeypatch):
-    monkeypatch.setitem(hook._runtime, "version", "314.0.7")
+    monkeypatch.setitem(hook._runtime, "pyodide", "assets/pyodide/314.0.7/pyodide.mjs")
     monkeypatch.setitem(hook._runtime, "zip_hash", "0123456789ab")
 
 
 def test_an_unknown_exercise_fails_the_build_with_page_and_line(runtime):
     page = "# Title\n\nText.\n\n<!-- exercise: no_such_exercise -->\n"
     with pytest.raises(PluginError, match=r"^docs/04-engine.md:5: no exercise 'no_such_exercise'"):
-        hook.on_page_markdown(page, FakePage(), None, None)
+        hook.exercises_markdown(page, FakePage())
 
 
 def test_an_exercise_comment_inside_a_line_is_an_error(runtime):
     with pytest.raises(PluginError, match=r"docs/04-engine.md:3: write an exercise as a line of its own"):
-        hook.on_page_markdown("# T\n\nSee <!-- exercise: chain_rule --> here.\n", FakePage(), None, None)
+        hook.exercises_markdown("# T\n\nSee <!-- exercise: chain_rule --> here.\n", FakePage())
 
 
 def test_a_page_without_exercises_is_left_as_it_is(runtime):
     text = "# T\n\n<!-- figure: a graph -->\n"
-    assert hook.on_page_markdown(text, FakePage(), None, None) is text
+    assert hook.exercises_markdown(text, FakePage()) is text
 
 
 def test_the_exercise_becomes_a_heading_instructions_starter_and_folds(runtime):
     text = ("# Chapter\n\n## Section\n\n### Sub\n\n```python\n# not a heading\n```\n\n"
             "<!-- exercise: chain_rule -->\n\n<!-- exercise: backward -->\n")
-    out = hook.on_page_markdown(text, FakePage(), None, None)
+    out = hook.exercises_markdown(text, FakePage())
     assert out.count('<script type="module" src="../javascripts/exercise.js"></script>') == 1
     listed = yaml.safe_load((ROOT / "mkdocs.yml").read_text())["markdown_extensions"]  # the site's Markdown
     extensions = [e if isinstance(e, str) else next(iter(e)) for e in listed]

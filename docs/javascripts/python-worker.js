@@ -1,19 +1,25 @@
-// Python for the exercises, in a module Web Worker, so the page never freezes.
+// Python for the exercises and the chapters' blocks, in a module Web Worker, so the page
+// never freezes.
 //
-// On the first "run" message it loads Pyodide from the site itself (the
-// runtime the build copies from node_modules/pyodide) and the site's Python
-// zip (micrograd/, scripts/exercises.py, docs/exercises/, packed by
-// scripts/hooks/python_runtime.py), then calls scripts.exercises.run_json.
-// Nothing comes from another host and nothing is installed with micropip.
+// On the first message it loads Pyodide from the site itself (the runtime
+// scripts/hooks/assets.py serves from node_modules/pyodide) and the site's
+// Python zip (micrograd/, scripts/exercises.py, scripts/run_blocks.py,
+// docs/exercises/, graphviz, packed by scripts/hooks/python_runtime.py), then
+// calls scripts.exercises.run_json or scripts.run_blocks.run_json. Nothing
+// comes from another host and nothing is installed with micropip.
 //
 // Messages in:  {type: "run", id, exercise, code, runtimeURL, pythonURL}
+//               {type: "run-blocks", id, blocks, upto, edits, runtimeURL, pythonURL}
+//                 blocks: a page's blocks.json text; edits: JSON {index: text}
 // Messages out: {type: "progress", id, text}
 //               {type: "started", id, startMs}   the reader's code starts now (the page's timer starts)
 //               {type: "result", id, report, runMs}
-//               {type: "error", id, message, fatal}   fatal: this worker is unusable, end it
+//               {type: "error", id, message, fatal, block}   fatal: this worker is unusable, end it;
+//                 block: the index of the block that was running (run-blocks only)
 
-let ready = null; // Promise of the run_json function, made once per worker
+let ready = null; // Promise of {exercises, blocks}: each module's run_json, made once per worker
 let current = null; // id of the run that is loading, for progress messages
+let block = null; // index of the chapter block running now (run_blocks calls onBlock)
 
 const post = (message) => self.postMessage(message);
 const progress = (text) => post({ type: "progress", id: current, text });
@@ -69,24 +75,34 @@ async function start(runtimeURL, pythonURL) {
     stdout: () => {}, // the runner captures print() itself, per Run
     stderr: () => {},
   });
-  progress("Loading micrograd and the exercise tests…");
+  progress("Loading micrograd…");
   const response = await realFetch(pythonURL);
   if (!response.ok) throw new Error(`${pythonURL}: HTTP ${response.status}`);
   pyodide.unpackArchive(new Uint8Array(await response.arrayBuffer()), "zip", { extractDir: "/home/pyodide" });
-  return pyodide.runPython(
-    "import sys\nsys.path.insert(0, '/home/pyodide')\nfrom scripts.exercises import run_json\nrun_json",
-  );
+  pyodide.runPython("import sys\nsys.path.insert(0, '/home/pyodide')");
+  return {
+    exercises: pyodide.pyimport("scripts.exercises").run_json,
+    blocks: pyodide.pyimport("scripts.run_blocks").run_json,
+  };
 }
 
+const onBlock = (index) => { block = index; };
+const runners = {
+  run: (python, data) => python.exercises(data.exercise, data.code),
+  "run-blocks": (python, data) => python.blocks(data.blocks, data.upto, data.edits, onBlock),
+};
+
 self.onmessage = async ({ data }) => {
-  if (data.type !== "run") return;
+  const runner = runners[data.type];
+  if (!runner) return;
   const { id } = data;
   current = id;
+  block = null;
   const t0 = performance.now();
-  let runJSON;
+  let python;
   try {
     ready ??= start(data.runtimeURL, data.pythonURL);
-    runJSON = await ready;
+    python = await ready;
   } catch (error) {
     post({ type: "error", id, fatal: true, message: `Python could not start: ${error.message ?? error}` });
     return;
@@ -94,15 +110,18 @@ self.onmessage = async ({ data }) => {
   const t1 = performance.now();
   post({ type: "started", id, startMs: t1 - t0 });
   try {
-    const json = runJSON(data.exercise, data.code);
+    const json = runner(python, data);
     post({ type: "result", id, report: JSON.parse(json), runMs: performance.now() - t1 });
   } catch (error) {
     // run_json reports everything the reader's code does; reaching here means Python itself
     // failed (for example a fatal error after a stack overflow): this worker must go.
-    const reason = String(error.message ?? error).split("\n")[0];
+    const lines = String(error.message ?? error).trim().split("\n");
+    const reason = error.type ? lines[lines.length - 1] : lines[0]; // a Python error ends with its message
     const hint = /call stack/i.test(reason)
-      ? " (in the browser, a graph more than about 1,500 operations deep overflows the stack when it is freed)"
+      ? " (freeing a computation graph more than about 1,500 operations deep takes more stack " +
+        "than the browser gives Python)"
       : "";
-    post({ type: "error", id, fatal: true, message: `Python stopped: ${reason}${hint}. The next Run starts it again.` });
+    post({ type: "error", id, fatal: true, block,
+           message: `Python stopped: ${reason}${hint}. The next Run starts it again.` });
   }
 };

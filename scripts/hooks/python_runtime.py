@@ -1,23 +1,29 @@
-"""MkDocs hook: Python in the reader's browser, and the exercises that use it.
+"""MkDocs hook: Python in the reader's browser: the site's Python, the exercises, and Run.
 
-Build side of docs/javascripts/{exercise,editor,python,python-worker}.js:
+Build side of docs/javascripts/{exercise,run-blocks,editor,python,python-worker}.js.
+The Pyodide runtime itself is served by scripts/hooks/assets.py (listed before
+this hook in mkdocs.yml); this hook finds where, and adds:
 
-- Pyodide: the minimal runtime of the `pyodide` npm package (pinned in
-  package.json, installed in node_modules/) is served under
-  assets/pyodide/<version>/, like KaTeX: no CDN, no micropip.
-- The site's Python: micrograd/, scripts/exercises.py and docs/exercises/
-  are packed into assets/python/site-python.zip, at their repository paths,
-  byte for byte the same on every build (sorted, fixed timestamps). The
-  worker unpacks it into Pyodide's file system.
+- The site's Python: micrograd/, scripts/exercises.py, scripts/run_blocks.py
+  and docs/exercises/ are packed into assets/python/site-python.zip, at their
+  repository paths, with the `graphviz` package (pure Python: draw_dot builds
+  its graph in the browser too; no Graphviz program draws it there). Byte for
+  byte the same on every build (sorted, fixed timestamps). The worker unpacks
+  it into Pyodide's file system.
 - The editor: docs/javascripts/editor.js is bundled with CodeMirror 6 by
   esbuild into one file served under the same name; the bundle is cached in
   .cache/editor/ on a hash of its inputs.
-- Pages: each `<!-- exercise: <name> -->` line becomes the exercise of
+- Exercises: each `<!-- exercise: <name> -->` line becomes the exercise of
   docs/exercises/<name>.py (scripts/exercises.py reads it): a heading one
   level below the `##` section it is in, the instructions, the starter code as a
   plain code block (readable without JavaScript), a hints fold and a
   solution fold. A page with exercises also gets exercise.js, which adds the
   editor, Run and Reset. An unknown exercise fails the build with page and line.
+- Run on a chapter's blocks (scripts/blocks.py decides which pages): the
+  page gets run-blocks.js and a hidden element that names its blocks.json
+  (exported when the page ran), the page lines of its visible blocks (the
+  script binds one Run button to each rendered Python block, in order, and
+  checks the count), the runtime and the zip.
 
 Generated files enter the build with File.generated, never written into docs/.
 """
@@ -31,7 +37,7 @@ import re
 import subprocess
 import sys
 import zipfile
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
@@ -41,10 +47,9 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
-from scripts import exercises
+from scripts import blocks, exercises
 
-PYODIDE = ROOT / "node_modules" / "pyodide"
-PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
+PYODIDE = re.compile(r"assets/pyodide/[^/]+/pyodide\.mjs")  # where scripts/hooks/assets.py serves it
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
 EDITOR_SOURCE = "javascripts/editor.js"  # under docs/; replaced in the build by its bundle
 EDITOR_CACHE = ROOT / ".cache" / "editor"
@@ -57,18 +62,18 @@ EXERCISE_LIKE = re.compile(r"<!--[ \t]*exercise\b")
 HEADING = re.compile(r"^(#{1,6})[ \t]")
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 
-_runtime = {}  # filled by on_files: pyodide version, zip hash
+_runtime = {}  # filled by on_files: "pyodide" (the served pyodide.mjs), "zip_hash"
 
 
 def on_files(files, config):
-    """Add Pyodide, the site's Python zip and the editor bundle; keep exercise sources out."""
-    version = _pyodide_version()
-    for name in PYODIDE_FILES:
-        files.append(File(name, str(PYODIDE), config["site_dir"], config["use_directory_urls"],
-                          dest_uri=f"assets/pyodide/{version}/{name}"))
+    """Add the site's Python zip and the editor bundle; keep exercise sources out."""
+    served = [file.dest_uri for file in files if PYODIDE.fullmatch(file.dest_uri)]
+    if len(served) != 1:
+        raise PluginError(f"the site serves {len(served)} copies of pyodide.mjs, not 1: scripts/hooks/"
+                          "assets.py serves Pyodide; list it before python_runtime.py in mkdocs.yml")
     packed = python_zip()
     files.append(File.generated(config, PYTHON_ZIP, content=packed))
-    _runtime.update(version=version, zip_hash=hashlib.sha256(packed).hexdigest()[:12])
+    _runtime.update(pyodide=served[0], zip_hash=hashlib.sha256(packed).hexdigest()[:12])
     for file in list(files):
         if file.src_uri.startswith("exercises/") or file.src_uri == EDITOR_SOURCE:
             files.remove(file)  # the zip holds the exercises; the bundle replaces the editor source
@@ -79,6 +84,43 @@ def on_files(files, config):
 
 
 def on_page_markdown(markdown, page, config, files):
+    """Exercises in place of their comments; on a chapter, Run for every Python block."""
+    markdown = exercises_markdown(markdown, page)
+    run = run_blocks_markdown(page, files) if blocks.runnable(page.file.src_uri) else ""
+    return markdown.rstrip("\n") + "\n\n" + run if run else markdown
+
+
+def run_blocks_markdown(page, files):
+    """The hidden element and the script that give each Python block of a chapter its Run.
+
+    The element names the page's blocks.json (exported when the page ran,
+    scripts/blocks.py; loaded on the first Run or Edit, not with the page) and
+    carries the page lines of its visible blocks, so run-blocks.js can check,
+    at load, that it binds as many buttons as the export has blocks.
+    """
+    export = files.get_file_from_path(str(PurePosixPath(page.file.src_uri).with_suffix("") / blocks.EXPORT))
+    if export is None:
+        raise PluginError(f"docs/{page.file.src_uri}: no {blocks.EXPORT} was exported for this page "
+                          "(scripts/pages.py exports it when the page runs)")
+    content = export.content_bytes
+    lines = blocks.visible_lines(content.decode("utf-8"))
+    if not lines:
+        return ""
+    url = get_relative_url(export.dest_uri, page.url) + f"?v={hashlib.sha256(content).hexdigest()[:12]}"
+    script = get_relative_url("javascripts/run-blocks.js", page.url)
+    return (f'<div class="bv-run" hidden data-blocks="{html.escape(url)}" '
+            f'data-lines="{" ".join(map(str, lines))}" {_runtime_attributes(page.url)}></div>\n'
+            f'<script type="module" src="{script}"></script>\n')
+
+
+def _runtime_attributes(page_url):
+    """data-runtime (Pyodide's folder) and data-python (the zip), relative to the page."""
+    runtime = get_relative_url(_runtime["pyodide"], page_url).rsplit("/", 1)[0] + "/"
+    python = get_relative_url(PYTHON_ZIP, page_url) + f"?v={_runtime['zip_hash']}"
+    return f'data-runtime="{html.escape(runtime)}" data-python="{html.escape(python)}"'
+
+
+def exercises_markdown(markdown, page):
     """Replace each `<!-- exercise: name -->` line with the exercise (Markdown with HTML)."""
     if not EXERCISE_LIKE.search(markdown):
         return markdown
@@ -115,13 +157,9 @@ def exercise_markdown(exercise, number, level, page_url):
     exercise: a scripts.exercises.Exercise; number: its place on the page;
     level: its heading level; page_url: the page's URL, for relative links.
     """
-    runtime = get_relative_url(f"assets/pyodide/{_runtime['version']}/pyodide.mjs", page_url)
-    python = get_relative_url(PYTHON_ZIP, page_url) + f"?v={_runtime['zip_hash']}"
     hints = "\n".join(f"    - {hint}" for hint in exercise.hints)
     parts = [
-        f'<div class="exercise" data-exercise="{exercise.name}" '
-        f'data-runtime="{html.escape(runtime.rsplit("/", 1)[0] + "/")}" '
-        f'data-python="{html.escape(python)}" markdown>',
+        f'<div class="exercise" data-exercise="{exercise.name}" {_runtime_attributes(page_url)} markdown>',
         "",
         f"{'#' * level} Exercise {number}: {exercise.title} {{ #exercise-{exercise.name.replace('_', '-')} }}",
         "",
@@ -166,21 +204,26 @@ def _section_level(markdown, position):
 
 
 def python_zip():
-    """The site's Python as zip bytes: micrograd/, scripts/exercises.py, docs/exercises/.
+    """The site's Python as zip bytes: micrograd/, scripts/exercises.py, scripts/run_blocks.py,
+    docs/exercises/, and the graphviz package (with its licence) at the top.
 
     Paths inside are the repository's, so `from scripts.exercises import run`
     and its EXERCISES_DIR work in Pyodide as in the repository. Sorted names,
     fixed timestamps and permissions: the same sources give the same bytes.
     """
-    paths = sorted(
-        [*(ROOT / "micrograd").glob("*.py"), ROOT / "scripts" / "__init__.py", ROOT / "scripts" / "exercises.py",
-         *(ROOT / "docs" / "exercises").glob("*.py")],
-        key=lambda p: p.relative_to(ROOT).as_posix(),
-    )
+    import graphviz  # the docs extra installs it; micrograd.draw imports it
+
+    package = Path(graphviz.__file__).parent
+    entries = [(p.relative_to(ROOT).as_posix(), p) for p in
+               [*(ROOT / "micrograd").glob("*.py"), ROOT / "scripts" / "__init__.py",
+                ROOT / "scripts" / "exercises.py", ROOT / "scripts" / "run_blocks.py",
+                *(ROOT / "docs" / "exercises").glob("*.py")]]
+    entries += [(p.relative_to(package.parent).as_posix(), p) for p in package.rglob("*.py")]
+    entries += [(f"graphviz/{p.name}", p) for p in _graphviz_licence()]
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
-        for path in paths:
-            info = zipfile.ZipInfo(path.relative_to(ROOT).as_posix(), date_time=ZIP_TIME)
+        for name, path in sorted(entries):
+            info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             archive.writestr(info, path.read_bytes(), compresslevel=9)
@@ -222,8 +265,9 @@ def _esbuild_version():
     return json.loads(package.read_text())["version"] if package.exists() else "?"
 
 
-def _pyodide_version():
-    package = PYODIDE / "package.json"
-    if not package.exists() or not all((PYODIDE / name).exists() for name in PYODIDE_FILES):
-        raise PluginError("Pyodide is missing from node_modules/: run `npm ci` (the README's commands do it)")
-    return json.loads(package.read_text())["version"]
+def _graphviz_licence():
+    """The graphviz package's licence file(s) (MIT), from its installed metadata."""
+    from importlib.metadata import distribution
+
+    files = distribution("graphviz").files or []
+    return [Path(f.locate()) for f in files if Path(str(f)).name.upper().startswith(("LICENSE", "COPYING"))]

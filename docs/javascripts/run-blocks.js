@@ -1,0 +1,314 @@
+// Run any example of a chapter: Run (and Edit) on every Python block of the page.
+//
+// scripts/hooks/python_runtime.py adds this module to a chapter (scripts/blocks.py
+// decides which) with a hidden <div class="bv-run"> naming the page's blocks.json
+// (every block pytest runs, in page order, hidden ones included, exported when the
+// page ran) and the page lines of its visible blocks. The rendered Python code
+// blocks of the page are those visible blocks, in the same order: each gets Run and
+// Edit. If the counts differ, nothing is bound and the console says why.
+//
+// Run on block 7 runs blocks 1 to 7 (and the hidden ones between) in one fresh
+// namespace, as pytest runs them (scripts/run_blocks.py), with the reader's edited
+// text in place of the page's for every block they edited; the block's output (what
+// it printed, or a doctest's actual results) appears under it.
+//
+// What loads when:
+//   page load        this file and run-blocks.css (a few KB)
+//   first Edit/Run   blocks.json and editor.js (CodeMirror 6, bundled at build time)
+//   first Run        python.js, its worker and Pyodide with the site's Python zip
+// Runs share the exercises' worker (python.js): one Python, one Run at a time,
+// stopped after 20 s (or the element's data-timeout-ms), restarted on the next Run.
+
+const here = import.meta.url;
+const DEFAULT_TIMEOUT_MS = 20000;
+const MAC = /Mac|iPhone|iPad/.test(navigator.platform);
+// The fences scripts/examples.py runs (PYTHON_INFO), as pymdownx.highlight marks them.
+const LANGUAGES = ["python", "python3", "py", "pycon"];
+
+let editorModule = null;
+const marker = document.querySelector(".bv-run[data-blocks]");
+if (marker) setUp(marker);
+
+function setUp(marker) {
+  const article = marker.closest("article") ?? document.body;
+  const lines = marker.dataset.lines.trim().split(/\s+/).map(Number);
+  const rendered = [...article.querySelectorAll("div.highlight")].filter(
+    (element) => LANGUAGES.some((l) => element.classList.contains(`language-${l}`)) && !element.closest(".exercise"),
+  );
+  if (rendered.length !== lines.length) {
+    console.error(`Run: this page shows ${rendered.length} Python blocks, but its blocks.json exports ` +
+      `${lines.length} (at page lines ${lines.join(", ")}); no block gets Run, rather than the wrong one.`);
+    return;
+  }
+  loadStylesheet(new URL("../stylesheets/run-blocks.css", here).href);
+  const page = { marker, lines, text: null, python: null, loading: null, blocks: [] };
+  page.blocks = rendered.map((element, i) => setUpBlock(page, element, i));
+  marker.runState = page; // the blocks and their state, for the browser tests
+}
+
+function loadStylesheet(href) {
+  if (document.querySelector(`link[href="${href}"]`)) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = href;
+  document.head.append(link);
+}
+
+function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+function setUpBlock(page, code, i) {
+  const n = i + 1;
+  const run = element("button", { type: "button", class: "md-button md-button--primary bv-run-run",
+    "aria-label": `Run block ${n}`, title: n === 1 ? "Run this block" : `Run blocks 1 to ${n}, in order` });
+  run.textContent = "Run";
+  const edit = element("button", { type: "button", class: "md-button bv-run-edit", "aria-label": `Edit block ${n}`,
+    text: "Edit" });
+  const reset = element("button", { type: "button", class: "md-button bv-run-reset", "aria-label": `Reset block ${n}`,
+    text: "Reset", hidden: "" });
+  const progress = element("p", { class: "bv-run-progress", role: "status" });
+  const output = element("div", { class: "bv-run-output", "aria-live": "polite" });
+  const bar = element("div", { class: "bv-run-bar" }, run, edit, reset);
+  const host = element("div", { class: "bv-run-editor" });
+  code.after(host, bar, progress, output);
+
+  const state = { page, n, code, host, bar, run, edit, reset, progress, output, line: page.lines[i],
+    index: null, source: null, skip: null, figure: false, editor: null, editing: null, running: false };
+  code.runState = state;
+  run.addEventListener("click", () => runBlock(state));
+  edit.addEventListener("click", () => makeEditable(state).then((editor) => editor?.focus()));
+  reset.addEventListener("click", () => resetBlock(state));
+  return state;
+}
+
+/** Fetch blocks.json once, and give every block its export index, source, skip and figure. */
+function loadExport(page) {
+  page.loading ??= (async () => {
+    const response = await fetch(new URL(page.marker.dataset.blocks, location.href));
+    if (!response.ok) throw new Error(`blocks.json: HTTP ${response.status}`);
+    page.text = await response.text();
+    const data = JSON.parse(page.text);
+    page.python = data.python; // the version that ran the page: its outputs are this version's
+    const visible = data.blocks
+      .map((block, index) => ({ ...block, index }))
+      .filter((block) => !block.hidden);
+    const lines = visible.map((block) => block.line).join(" ");
+    if (lines !== page.lines.join(" ")) {
+      const message = `blocks.json holds blocks at lines ${lines}; the page expected ${page.lines.join(" ")}`;
+      console.error(`Run: ${message}`);
+      throw new Error(message);
+    }
+    visible.forEach((block, i) => {
+      const state = page.blocks[i];
+      Object.assign(state, { index: block.index, source: block.source, skip: block.skip, figure: block.figure });
+      if (block.skip) state.edit.hidden = true; // the page does not run it: nothing to edit
+      const shown = state.code.querySelector("code")?.textContent ?? "";
+      if (!block.skip && shown.trimEnd() !== block.source.trimEnd()) {
+        console.error(`Run: block ${state.n} (line ${block.line}) shows other code than blocks.json holds`);
+      }
+    });
+  })();
+  return page.loading;
+}
+
+/** Replace the block's static code with an editor holding the page's code; resolves to the editor. */
+function makeEditable(state) {
+  state.editing ??= (async () => {
+    try {
+      await loadExport(state.page);
+      if (state.skip) return null;
+      editorModule ??= import("./editor.js");
+      const { createEditor } = await editorModule;
+      state.editor = createEditor(state.host, state.source.replace(/\n$/, ""), {
+        label: `Block ${state.n}, editable`,
+        onRun: () => runBlock(state),
+      });
+      state.code.hidden = true;
+      state.edit.hidden = true;
+      state.reset.hidden = false;
+      state.bar.append(element("span", { class: "bv-run-keys",
+        text: `${MAC ? "Cmd" : "Ctrl"}+Enter runs. Tab indents; Esc then Tab moves on.` }));
+    } catch (error) {
+      state.progress.textContent = `The editor could not load (${error.message}).`;
+    }
+    return state.editor;
+  })();
+  return state.editing;
+}
+
+/** The block's text as the reader has it: the editor's, with the final newline the page's has. */
+function codeOf(state) {
+  const text = state.editor.getCode();
+  return text.endsWith("\n") ? text : `${text}\n`;
+}
+
+function resetBlock(state) {
+  if (!state.editor) return;
+  state.editor.setCode(state.source.replace(/\n$/, ""));
+  state.output.replaceChildren();
+  state.progress.textContent = `The page's code is back. (${MAC ? "Cmd" : "Ctrl"}+Z in the editor brings your edit back.)`;
+}
+
+async function runBlock(state) {
+  if (state.running) return;
+  const { page } = state;
+  state.running = true;
+  state.run.setAttribute("aria-disabled", "true");
+  state.bar.classList.add("is-running");
+  state.progress.textContent = "Starting…";
+  let result;
+  try {
+    await loadExport(page);
+    await makeEditable(state);
+    const edits = {};
+    for (const other of page.blocks) {
+      if (other.index > state.index || !other.editor) continue;
+      const text = codeOf(other);
+      if (text !== other.source) edits[other.index] = text;
+    }
+    const { runBlocks } = await import("./python.js");
+    result = await runBlocks({
+      blocks: page.text,
+      upto: state.index,
+      edits,
+      runtimeURL: new URL(page.marker.dataset.runtime, location.href).href,
+      pythonURL: new URL(page.marker.dataset.python, location.href).href,
+      timeoutMs: Number(page.marker.dataset.timeoutMs) || DEFAULT_TIMEOUT_MS,
+      onProgress: (text) => { state.progress.textContent = text; },
+    });
+  } catch (error) {
+    result = { kind: "error", message: String(error.message ?? error) };
+  } finally {
+    state.result = result; // the whole report, for the browser tests
+    show(state, result);
+    state.running = false;
+    state.run.removeAttribute("aria-disabled");
+    state.bar.classList.remove("is-running");
+  }
+}
+
+const seconds = (ms) => `${(ms / 1000).toFixed(ms < 1000 ? 2 : 1)} s`;
+const lastLine = (text) => text.trim().split("\n").pop();
+
+function show(state, result) {
+  const { output, progress } = state;
+  output.replaceChildren();
+  if (result.kind === "timeout") {
+    progress.textContent = "";
+    output.append(paragraph("bv-run-fail", `Stopped after ${result.seconds} s: the code was still running ` +
+      "(an endless loop?). Python was shut down; the next Run starts it again."));
+    return;
+  }
+  if (result.kind === "error") {
+    progress.textContent = "";
+    const running = state.page.blocks.find((b) => b.index === result.block);
+    const where = result.block == null ? ""
+      : result.block === state.index ? "While this block ran: "
+        : `While ${running ? `block ${running.n}` : "a hidden setup block"} (before this one) ran: `;
+    output.append(paragraph("bv-run-fail", where + result.message));
+    return;
+  }
+  const { results } = result.report;
+  const mine = results[results.length - 1];
+  progress.textContent = (result.coldStart ? `Python started in ${seconds(result.startMs)}. ` : "") +
+    `${state.n === 1 ? "This block" : `Blocks 1 to ${state.n}`} ran in ${seconds(result.runMs)}.`;
+
+  const edited = results.some((r) => r.edited); // then a difference is the reader's, not the version's
+  const versionNote = edited ? "" : versions(state.page, result.report);
+  const earlier = results.slice(0, -1).filter((r) => r.status === "error" || r.status === "differs");
+  if (earlier.length) {
+    output.append(paragraph("bv-run-note", "Before this block (the blocks after a failing one still " +
+      "ran, as under pytest):"), element("ul", { class: "bv-run-earlier" }, ...earlier.map((r) =>
+      element("li", { text: `${r.name}${r.edited ? " (edited)" : ""}: ${problem(r)}` }))));
+    if (versionNote && earlier.some((r) => r.status === "differs")) {
+      output.append(paragraph("bv-run-note", versionNote.trim()));
+    }
+  }
+  if (mine.status === "skipped" && !mine.transcript.length) {
+    const reason = mine.skip?.reason ? ` (${mine.skip.reason})` : "";
+    output.append(paragraph("bv-run-note", `Not run: the page skips this block${reason}.`));
+    return;
+  }
+  if (mine.status === "unavailable") {
+    output.append(paragraph("bv-run-note", `Not run in your browser (${mine.error}): Python here has ` +
+      "the standard library and micrograd only. The figure below was drawn when the site was built: " +
+      "it shows the unedited code."));
+    return;
+  }
+  if (mine.kind === "doctest") output.append(...transcript(mine, versionNote));
+  else {
+    if (mine.output) output.append(pre("bv-run-out", mine.output.replace(/\n$/, "")));
+    if (mine.error) output.append(pre("bv-run-out bv-run-error", mine.error));
+    if (!mine.output && !mine.error) output.append(paragraph("bv-run-note", "It ran and printed nothing."));
+  }
+  if (mine.figure) {
+    output.append(paragraph("bv-run-note", mine.edited
+      ? "The figure below shows the unedited code: Python in your browser has no Graphviz to draw your version."
+      : "The figure below shows the unedited code, drawn when the site was built " +
+        "(Python in your browser has no Graphviz to draw it again)."));
+  }
+}
+
+/** What went wrong in an earlier block, in one line. */
+function problem(r) {
+  if (r.error) return lastLine(r.error);
+  const wrong = r.transcript.find((s) => s.output && !s.same);
+  return wrong?.exception ? lastLine(wrong.text) : "its output differs from the page's";
+}
+
+/** "" if the page ran in the same Python version as the reader's, else a sentence that says so. */
+function versions(page, report) {
+  return page.python && report.python && page.python !== report.python
+    ? ` The page ran in Python ${page.python}; your browser runs Python ${report.python}, and some ` +
+      "messages read differently."
+    : "";
+}
+
+/** A doctest block's text with the actual outputs in it: a summary, then the transcript. */
+function transcript(r, versionNote) {
+  const pieces = [];
+  let differs = 0;
+  let results = 0;
+  for (const segment of r.transcript) {
+    if (!segment.output) {
+      pieces.push(segment.text);
+    } else if (segment.skipped) {
+      results += 1;
+      pieces.push(element("span", { class: "bv-run-skipped", text: segment.text }));
+    } else {
+      results += 1;
+      if (segment.same) {
+        pieces.push(segment.text);
+        continue;
+      }
+      differs += 1;
+      const got = segment.text.endsWith("\n") ? segment.text : `${segment.text}\n`;
+      pieces.push(element("mark", { class: "bv-run-differs", text: got }),
+        element("span", { class: "bv-run-page", text: `page: ${segment.page.trimEnd().replace(/\n/g, "\n      ")}\n` }));
+    }
+  }
+  const last = pieces.length - 1;
+  if (typeof pieces[last] === "string") pieces[last] = pieces[last].replace(/\n$/, "");
+  else if (pieces[last]) pieces[last].textContent = pieces[last].textContent.replace(/\n$/, "");
+  const summary = differs
+    ? paragraph("bv-run-fail", `${differs} of ${results} results differ from the page's: marked, with the ` +
+      `page's after \u201cpage:\u201d.${versionNote}`)
+    : paragraph("bv-run-pass", r.edited ? "Your edited block ran: every result is the one the page shows."
+      : "Same results as the page.");
+  return [summary, element("pre", { class: "bv-run-out" }, element("code", {}, ...pieces))];
+}
+
+function paragraph(className, text) {
+  return element("p", { class: className, text });
+}
+
+function pre(className, text) {
+  return element("pre", { class: className }, element("code", { text }));
+}

@@ -1,0 +1,140 @@
+"""Run any example: which pages get Run, and each one's Python blocks, exported for the browser.
+
+A chapter page (RUNNABLE) gets a Run button on every Python block. What the
+reader's browser runs must be exactly what pytest runs, so the site build
+exports, while it runs the page (scripts/pages.py), every block Sybil runs,
+in page order, as blocks.json next to the page:
+
+    {"page": "docs/01-computational-graphs.md", "python": "3.11.2",
+     "blocks": [{"line": 21, "kind": "code", "hidden": false,
+                 "source": "from micrograd import Value, draw_dot\\n...",
+                 "skip": null, "figure": false}, ...]}
+
+python: the version of the Python that ran the page (the outputs the page
+shows are its outputs). line: the page line of the block's opening fence (of the
+`<!-- invisible-code-block: python -->` comment for a hidden one).
+kind: "code" (run with exec), "doctest" (a block starting with `>>>`, run
+example by example by the doctest machinery) or "clear-namespace" (Sybil's
+`<!-- clear-namespace -->`: no source). hidden: not rendered on the page.
+skip: null, or {"reason": text or null, "examples": [i, ...]}, the block's
+examples (0 for a code block; one per `>>>` for a doctest) the page skipped
+when it ran, as recorded by Outcomes: a `<!-- skip: ... -->` whose condition
+was false skips nothing, and `skip: next` before a doctest block skips only
+its first example, exactly as in pytest. figure: a `<!-- figure: -->`
+follows the block (the build drew it; the browser cannot draw it again).
+
+The visible blocks, in order, are the page's rendered Python code blocks, in
+order: docs/javascripts/run-blocks.js binds one Run button to each and checks
+the count (python_runtime.py puts their lines on the page). Directives
+(figures, quizzes, widgets) only read the namespace, so the browser does not
+run them. scripts/run_blocks.py runs an export, in CPython and in Pyodide.
+"""
+
+import json
+import platform
+import re
+
+from sybil.evaluators.doctest import DocTestEvaluator
+from sybil.evaluators.python import PythonEvaluator
+from sybil.parsers.abstract.clear import AbstractClearNamespaceParser
+
+from scripts.directives import relative
+from scripts.examples import python_blocks
+from scripts.figures import FigureParser
+
+# The pages that get Run on every Python block: the chapters 1 to 5, by file name. The
+# training notebook (06-training.py) is a notebook page, not Markdown; it is not matched.
+RUNNABLE = re.compile(r"0[1-5]-[^/]+\.md")
+EXPORT = "blocks.json"  # next to the page's other generated files: docs/<page>/blocks.json
+
+
+def runnable(src_uri):
+    """True for a page (its path relative to docs/, e.g. "04-engine.md") that gets Run."""
+    return bool(RUNNABLE.fullmatch(str(src_uri)))
+
+
+class Outcomes:
+    """What happened to each Python example and clear-namespace of a document while it ran.
+
+    Made before the document is evaluated: it wraps those regions' evaluators
+    (the wrapper calls the original, so nothing else changes) and notes each
+    one that really ran. An example that never reached its evaluator was
+    skipped by a `<!-- skip -->`; skipped(example, error) records the reason of
+    a SkipTest (a skip with no reason skips silently).
+    """
+
+    def __init__(self, document):
+        self.ran = set()  # region starts
+        self.reasons = {}  # region start -> reason of its SkipTest
+        for _, region in document.regions:
+            if _is_python(region) or _is_clear(region):
+                region.evaluator = self._wrap(region.start, region.evaluator)
+
+    def _wrap(self, start, evaluator):
+        def evaluate(example):
+            self.ran.add(start)
+            return evaluator(example)
+
+        evaluate.original = evaluator
+        return evaluate
+
+    def skipped(self, example, error):
+        self.reasons[example.start] = str(error) or None
+
+    def skip_reason(self, start):
+        return self.reasons.get(start)
+
+
+def export(document, outcomes):
+    """The page's blocks as blocks.json text (see the module docstring), in page order."""
+    regions = [region for _, region in document.regions]
+    examples = [r for r in regions if _is_python(r)]
+    figures = [r.start for r in regions if isinstance(getattr(_evaluator(r), "__self__", None), FigureParser)]
+    entries = []
+    for block in python_blocks(document):
+        source = str(block.lexemes["source"])
+        inside = [r for r in examples if block.start <= r.start < block.end]
+        skipped = [i for i, r in enumerate(inside) if r.start not in outcomes.ran]
+        entries.append({
+            "line": _line(document, block.start),
+            "kind": "doctest" if source.startswith(">>>") else "code",
+            "hidden": "directive" in block.lexemes,
+            "source": source,
+            "skip": {"reason": next((outcomes.skip_reason(inside[i].start) for i in skipped
+                                     if outcomes.skip_reason(inside[i].start)), None),
+                     "examples": skipped} if skipped else None,
+            "figure": any(start >= block.end and not document.text[block.end:start].strip()
+                          for start in figures),
+        })
+    for region in regions:
+        if _is_clear(region):
+            entries.append({"line": _line(document, region.start), "kind": "clear-namespace",
+                            "hidden": True, "source": "",
+                            "skip": None if region.start in outcomes.ran else
+                            {"reason": outcomes.skip_reason(region.start), "examples": [0]},
+                            "figure": False})
+    entries.sort(key=lambda entry: entry["line"])
+    return json.dumps({"page": relative(document.path), "python": platform.python_version(), "blocks": entries},
+                      ensure_ascii=False, indent=1)
+
+
+def visible_lines(exported):
+    """The page lines of the visible blocks of an export (blocks.json text or dict), in order."""
+    data = json.loads(exported) if isinstance(exported, str) else exported
+    return [block["line"] for block in data["blocks"] if not block["hidden"]]
+
+
+def _evaluator(region):
+    return getattr(region.evaluator, "original", region.evaluator)
+
+
+def _is_python(region):
+    return isinstance(_evaluator(region), (PythonEvaluator, DocTestEvaluator))
+
+
+def _is_clear(region):
+    return _evaluator(region) is AbstractClearNamespaceParser.evaluate  # a staticmethod
+
+
+def _line(document, position):
+    return document.text.count("\n", 0, position) + 1

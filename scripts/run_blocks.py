@@ -1,0 +1,317 @@
+"""Run a chapter's blocks as pytest runs them: for Run in the reader's browser (Pyodide).
+
+The site build exports a chapter's blocks (scripts/blocks.py, blocks.json);
+docs/javascripts/run-blocks.js sends them to the Python worker with the
+index of the block the reader ran and the text of every block the reader
+edited, and the worker calls run_json. Blocks 0 to `upto` run in page order
+in one fresh namespace, each the way Sybil runs it under pytest:
+
+- a code block with exec (no __name__ in the namespace, __builtins__ removed
+  after a block that ran through, as Sybil's PythonEvaluator does);
+- a block starting with `>>>` example by example, each as its own doctest of
+  one example in the shared namespace (`__name__` is "__test__" while it
+  runs), compared as Sybil compares (trailing whitespace ignored);
+- a skip the page recorded is honoured; a clear-namespace empties it;
+- an error does not stop the run: the next block runs, as the next example
+  runs under pytest.
+
+The reader's edited text replaces the page's; what runs is decided from that
+text (a block that starts with `>>>` is a doctest), as pytest would decide.
+
+Stdlib only: this module runs in CPython (tests/test_run_blocks.py checks
+that every chapter's export, run through it, gives the page's outputs) and
+in Pyodide, where the site's Python zip holds it (scripts/hooks/python_runtime.py).
+"""
+
+import contextlib
+import doctest
+import io
+import json
+import linecache
+import platform
+import re
+import time
+import traceback
+import types
+
+MAX_OUTPUT = 10_000  # characters kept of what one block prints
+PAGE_MODULES = {"builtins", "__test__"}  # the __module__ of classes a page defines (see above)
+_TRAILING_WHITESPACE = re.compile(r"[ \t]+$", re.MULTILINE)
+
+
+def run(blocks, upto, edits=None, on_block=None):
+    """Run blocks[0..upto] (the export's "blocks") in one namespace; return a list of results.
+
+    edits: {index: text} of the blocks the reader edited. on_block(index):
+    called before each block runs (the browser worker reports it). One result
+    (a dict, see _result) per block run, in order.
+    """
+    edits = {int(k): v for k, v in (edits or {}).items()}
+    namespace = {}
+    results = []
+    try:
+        for index, block in enumerate(blocks[: upto + 1]):
+            if on_block is not None:
+                on_block(index)
+            results.append(_run_block(block, index, edits.get(index), namespace, _name(blocks, index)))
+    finally:
+        _take_graphs_apart(namespace)
+        namespace.clear()
+    return results
+
+
+def run_json(blocks_json, upto, edits_json="{}", on_block=None):
+    """run() with JSON in and out, for the browser worker: {"results": [...], "seconds", "python"}.
+
+    python: this Python's version; the page's outputs are those of the
+    export's "python" (a message may read differently in another version).
+    """
+    start = time.perf_counter()
+    results = run(json.loads(blocks_json)["blocks"], int(upto), json.loads(edits_json), on_block)
+    return json.dumps({"results": results, "seconds": round(time.perf_counter() - start, 4),
+                       "python": platform.python_version()})
+
+
+def _name(blocks, index):
+    """How messages name a block: "block 3" (the third visible one), or the hidden one after it."""
+    visible = sum(1 for block in blocks[: index + 1] if not block["hidden"])
+    if not blocks[index]["hidden"]:
+        return f"block {visible}"
+    return f"hidden block after block {visible}" if visible else "hidden block before block 1"
+
+
+def _result(block, index, name, text, **fields):
+    """One block's result: index, line, name, kind, edited, figure, status and what it showed.
+
+    status: "ran" (a code block that ran through, or a doctest all of whose
+    examples gave the page's output), "differs" (a doctest with an example
+    whose output is not the page's), "error" (an exception), "skipped" (the
+    page skips it), "unavailable" (a figure block that needs a module Python
+    in the browser does not have). output: what a code block printed.
+    transcript: a doctest block's text, each example's output replaced by
+    the actual one, as segments {"text", "output": bool, "same": bool}, with
+    "page" (the page's output) where not same, "exception" for an exception
+    the page does not expect, "skipped" for an example the page skips.
+    """
+    result = {"index": index, "line": block["line"], "name": name, "hidden": block["hidden"],
+              "kind": block["kind"], "edited": text != block["source"], "figure": block["figure"],
+              "status": "ran", "output": "", "error": "", "transcript": [], "skip": None,
+              "seconds": 0.0}
+    result.update(fields)
+    return result
+
+
+def _run_block(block, index, edited, namespace, name):
+    text = block["source"] if edited is None else edited
+    start = time.perf_counter()
+    if block["kind"] == "clear-namespace":
+        if block["skip"] is None:
+            _take_graphs_apart(namespace)
+            namespace.clear()
+        return _result(block, index, name, text, status="skipped" if block["skip"] else "ran")
+    skipped = set(block["skip"]["examples"]) if block["skip"] else set()
+    filename = f"<{name}>"
+    linecache.cache[filename] = (len(text), None, text.splitlines(keepends=True), filename)
+    if text.startswith(">>>"):  # as Sybil decides: the block's first characters
+        fields = _run_doctest(text, namespace, name, skipped)
+    elif 0 in skipped:
+        fields = {"status": "skipped"}
+    else:
+        fields = _run_code(text, namespace, filename, block["figure"])
+    if skipped:
+        fields["skip"] = {"reason": block["skip"]["reason"], "examples": sorted(skipped)}
+    fields["seconds"] = round(time.perf_counter() - start, 4)
+    return _result(block, index, name, text, **fields)
+
+
+def _run_code(text, namespace, filename, figure):
+    """exec, as Sybil's PythonEvaluator; what it printed (stdout and stderr) and any error."""
+    output = io.StringIO()
+    try:
+        code = compile(text, filename, "exec", dont_inherit=True)
+    except SyntaxError as error:
+        return {"status": "error", "error": _format_exception(error)}
+    with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
+        try:
+            exec(code, namespace)
+            namespace.pop("__builtins__", None)
+        except (Exception, SystemExit) as error:  # the reader's code may raise anything
+            if figure and isinstance(error, ModuleNotFoundError):
+                return {"status": "unavailable", "output": _clip(output.getvalue()),
+                        "error": f"{type(error).__name__}: {error}"}
+            return {"status": "error", "output": _clip(output.getvalue()), "error": _format_exception(error)}
+    return {"status": "ran", "output": _clip(output.getvalue())}
+
+
+class _Checker(doctest.OutputChecker):
+    """Compares like Sybil's OutputChecker: trailing whitespace on a line does not count."""
+
+    def check_output(self, want, got, optionflags):
+        return super().check_output(_TRAILING_WHITESPACE.sub("", want), _TRAILING_WHITESPACE.sub("", got),
+                                    optionflags)
+
+
+class _Runner(doctest.DocTestRunner):
+    """A doctest runner that keeps, for each example, what it printed and whether that matched."""
+
+    def __init__(self):
+        super().__init__(verbose=False, optionflags=0, checker=_Checker())
+        self.outcome = None
+
+    def report_start(self, out, test, example):
+        pass
+
+    def report_success(self, out, test, example, got):
+        self.outcome = {"same": True, "got": got, "exception": False}
+
+    def report_failure(self, out, test, example, got):
+        self.outcome = {"same": False, "got": got, "exception": False}
+
+    def report_unexpected_exception(self, out, test, example, exc_info):
+        self.outcome = {"same": False, "got": _format_exception(exc_info[1]), "exception": True}
+
+
+class _DocTest(doctest.DocTest):
+    def __init__(self, examples, globs, name, lineno):
+        super().__init__(examples, globs, name, None, lineno, None)
+        self.globs = globs  # the page's namespace itself, not a copy (as Sybil does)
+
+
+def _run_doctest(text, namespace, name, skipped):
+    """Each `>>>` example as Sybil runs it; the block's text with the actual outputs in it."""
+    try:
+        examples = doctest.DocTestParser().get_examples(text, name)
+    except ValueError as error:  # e.g. a `>>>` line without a space after it
+        return {"status": "error", "error": f"ValueError: {error}"}
+    runner = _Runner()
+    lines = text.splitlines(keepends=True)
+    segments, at = [], 0
+    status = "ran"
+    for number, example in enumerate(examples):
+        source_end = example.lineno + example.source.count("\n")
+        want_end = source_end + example.want.count("\n")
+        if example.lineno > at:
+            segments.append(_segment("".join(lines[at:example.lineno])))
+        segments.append(_segment("".join(lines[example.lineno:source_end])))
+        page = "".join(lines[source_end:want_end])
+        at = want_end
+        if number in skipped:
+            segments.append(_segment(page, output=True, same=True, skipped=True))
+            continue
+        remove_name = "__name__" not in namespace
+        if remove_name:
+            namespace["__name__"] = "__test__"
+        try:
+            runner.outcome = None
+            runner.run(_DocTest([example], namespace, name, example.lineno), clear_globs=False,
+                       out=lambda _text: None)
+        finally:
+            if remove_name:
+                namespace.pop("__name__", None)
+        outcome = runner.outcome or {"same": True, "got": "", "exception": False}
+        if outcome["same"] and example.exc_msg is not None:
+            shown = page  # the expected exception was raised; doctest compares only its last line
+        else:
+            shown = _indent(_clip(outcome["got"]), example.indent)
+        segments.append(_segment(shown, output=True, same=outcome["same"], page=page,
+                                 exception=outcome["exception"]))
+        if outcome["exception"]:
+            status = "error"
+        elif not outcome["same"] and status == "ran":
+            status = "differs"
+    if at < len(lines):
+        segments.append(_segment("".join(lines[at:])))
+    if skipped and len(skipped) >= len(examples):
+        status = "skipped"
+    return {"status": status, "transcript": segments}
+
+
+def _segment(text, output=False, same=True, page="", skipped=False, exception=False):
+    segment = {"text": text, "output": output, "same": same}
+    if output and not same:
+        segment["page"] = page
+    if skipped:
+        segment["skipped"] = True
+    if exception:
+        segment["exception"] = True  # an exception the page does not expect
+    return segment
+
+
+def _indent(text, indent):
+    if not indent:
+        return text
+    return "".join(" " * indent + line if line.strip() else line for line in text.splitlines(keepends=True))
+
+
+def _format_exception(error):
+    """The traceback a reader needs: the page's blocks and micrograd, not this runner or doctest."""
+    if isinstance(error, SyntaxError) and error.filename and error.filename.startswith("<"):
+        return "".join(traceback.format_exception_only(type(error), error)).rstrip("\n")
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__)
+              if not frame.filename.endswith(("run_blocks.py", "doctest.py"))]
+    lines = ["Traceback (most recent call last):\n"] if frames else []
+    lines += traceback.format_list(frames)
+    lines += traceback.format_exception_only(type(error), error)
+    text = "".join(lines).rstrip("\n")
+    if isinstance(error, ModuleNotFoundError):
+        text += ("\n(Python in your browser has the standard library and micrograd, "
+                 "not other packages: run this page with pytest to use them.)")
+    return text
+
+
+def _clip(text):
+    return text if len(text) <= MAX_OUTPUT else text[:MAX_OUTPUT] + "\n... (output cut)\n"
+
+
+def _take_graphs_apart(namespace):
+    """Empty the parents of every computation-graph node the namespace holds, one node at a
+    time, before the namespace is freed.
+
+    Freeing a long chain of nodes frees each node's parents from inside the
+    free of its child: a recursion in C. In Pyodide each step also takes
+    room on the browser's own stack, and in Chromium's worker a chain of
+    about 2,000 operations overflows it, which kills Python (see
+    scripts/exercises.py). With every node's _prev (and a closure-style
+    node's _backward) emptied first, each node is freed on its own. Only
+    objects reachable from the namespace are touched: containers, and the
+    instances of micrograd's classes and of classes the page defines.
+    """
+    stack, seen = list(namespace.values()), set()
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, _NOT_GRAPHS):
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, (list, tuple, set, frozenset)):
+            stack.extend(obj)
+        elif isinstance(obj, dict):
+            stack.extend(obj.values())
+        elif _graph_object(obj):
+            stack.extend(getattr(obj, "__dict__", {}).values())
+            for name in _slots(type(obj)):
+                try:
+                    stack.append(getattr(obj, name))
+                except AttributeError:  # a slot never set
+                    pass
+            for name, empty in (("_prev", ()), ("_backward", None)):
+                try:
+                    if hasattr(obj, name):  # micrograd's _prev is a property that sets _x, _y
+                        setattr(obj, name, empty)
+                except Exception:  # a class of the reader's that refuses: nothing more to do
+                    pass
+
+
+_NOT_GRAPHS = (type, types.ModuleType, types.FunctionType, str, bytes, int, float, complex, type(None))
+
+
+def _graph_object(obj):
+    module = getattr(type(obj), "__module__", None)
+    return isinstance(module, str) and (module.startswith("micrograd") or module in PAGE_MODULES)
+
+
+def _slots(cls):
+    names = []
+    for klass in cls.__mro__:
+        slots = klass.__dict__.get("__slots__", ())
+        names += [slots] if isinstance(slots, str) else list(slots)
+    return names

@@ -1,0 +1,383 @@
+"""Run any example, without a browser: which pages get Run, the export of a page's blocks
+(scripts/blocks.py: every Python block, in page order, hidden and skipped ones marked,
+lines right), and the runner that runs an export as pytest runs the page
+(scripts/run_blocks.py, in CPython here; tests/test_browser_python.py runs it in Pyodide)."""
+
+import builtins
+import html.parser
+import importlib.util
+import io
+import json
+import re
+import sys
+import types
+import zipfile
+
+import pytest
+from mkdocs.exceptions import PluginError
+from sybil import Document
+
+from scripts import ROOT, blocks, pages, run_blocks
+from scripts.examples import PYTHON_INFO, python_blocks
+
+DOCS = ROOT / "docs"
+RUNNABLE = [p for p in sorted(DOCS.glob("*")) if blocks.runnable(p.relative_to(DOCS).as_posix())]
+FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+
+
+def exported(site, page):
+    return json.loads((site / page.stem / blocks.EXPORT).read_text(encoding="utf-8"))
+
+
+# --- Which pages ------------------------------------------------------------------
+
+
+def test_the_chapters_1_to_5_get_run_and_no_other_page():
+    assert [p.name for p in RUNNABLE] == ["01-computational-graphs.md", "02-chain-rule.md",
+                                          "03-backprop-by-hand.md", "04-engine.md",
+                                          "05-neurons-layers-networks.md"]
+    for other in ["index.md", "06-training.ipynb", "06-training.py", "07-check-break-fix.md",
+                  "exercises/01-x.md", "01-computational-graphs.ipynb"]:
+        assert not blocks.runnable(other), other
+
+
+# --- The export -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", RUNNABLE, ids=lambda p: p.name)
+def test_every_python_block_is_exported_in_page_order_at_its_line(site, page):
+    data = exported(site, page)
+    text = page.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    assert data["page"] == f"docs/{page.name}"
+    code = [b for b in data["blocks"] if b["kind"] != "clear-namespace"]
+    assert len(code) == len(python_blocks(Document(text, str(page))))
+    assert [b["line"] for b in data["blocks"]] == sorted(b["line"] for b in data["blocks"])
+    for block in code:
+        opening = lines[block["line"] - 1]
+        if block["hidden"]:
+            assert re.match(r"\s*<!--\s*invisible-code-block:\s*python", opening), block["line"]
+            continue
+        fence = FENCE.match(opening)
+        assert fence and PYTHON_INFO.fullmatch(fence["info"].strip()), (block["line"], opening)
+        body = []
+        for line in lines[block["line"]:]:
+            if line.strip() == fence["fence"]:
+                break
+            body.append(line[len(fence["indent"]):])
+        assert "\n".join(body) + "\n" == block["source"], block["line"]
+        assert block["kind"] == ("doctest" if block["source"].startswith(">>>") else "code")
+
+
+DEMO = '''\
+# Demo
+
+<!-- invisible-code-block: python
+hidden = 41
+-->
+
+```python
+x = hidden + 1
+```
+
+```python
+>>> x
+42
+```
+
+<!-- skip: next "not part of the demo" -->
+```python
+raise RuntimeError("the page skips this")
+```
+
+<!-- skip: next -->
+```python
+>>> 1 / 0
+>>> x + 1
+43
+```
+
+<!-- skip: next if(x == 42, reason="x is 42") -->
+```python
+raise RuntimeError("skipped too")
+```
+
+<!-- skip: next if(x != 42, reason="never") -->
+```py
+y = x
+```
+
+??? note "Folded"
+
+    ```python
+    from micrograd import Value, draw_dot
+    draw_dot(Value(1.0, label="one"))
+    ```
+    <!-- figure: one node, labelled one -->
+
+<!-- clear-namespace -->
+
+```python
+>>> "x" in globals()
+False
+```
+'''
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    """A page with every kind of block, run as the build runs it; its export."""
+    path = tmp_path_factory.mktemp("demo") / "01-demo.md"
+    path.write_text(DEMO, encoding="utf-8")
+    result = pages.run(path, "01-demo.md")
+    return json.loads(result.files["01-demo/blocks.json"])
+
+
+class RenderedBlocks(html.parser.HTMLParser):
+    """The Python code blocks of a built page, outside exercises, as run-blocks.js finds them:
+    <div class="language-python highlight"> (or py, pycon, python3), with their code's text."""
+
+    LANGUAGES = {"language-python", "language-python3", "language-py", "language-pycon"}
+
+    def __init__(self):
+        super().__init__()
+        self.divs = []  # for each open <div>: "exercise", "python" or ""
+        self.blocks = []  # the text of each block's <code>
+        self.code = False
+
+    def handle_starttag(self, tag, attrs):
+        classes = set((dict(attrs).get("class") or "").split())
+        if tag == "div":
+            inside = "exercise" in self.divs
+            python = "highlight" in classes and classes & self.LANGUAGES and not inside
+            self.divs.append("exercise" if "exercise" in classes else "python" if python else "")
+            if python:
+                self.blocks.append("")
+        elif tag == "code" and self.divs and self.divs[-1] == "python":
+            self.code = True
+
+    def handle_endtag(self, tag):
+        if tag == "div" and self.divs:
+            self.divs.pop()
+        elif tag == "code":
+            self.code = False
+
+    def handle_data(self, data):
+        if self.code:
+            self.blocks[-1] += data
+
+
+@pytest.mark.parametrize("page", RUNNABLE, ids=lambda p: p.name)
+def test_a_chapters_rendered_python_blocks_are_its_exported_blocks_in_order(site, page):
+    """What run-blocks.js relies on, checked here for every chapter: as many rendered Python
+    blocks as visible exported ones, each showing the code that runs (but for skipped blocks,
+    such as an included listing)."""
+    parser = RenderedBlocks()
+    parser.feed((site / page.stem / "index.html").read_text(encoding="utf-8"))
+    shown = [b for b in exported(site, page)["blocks"] if not b["hidden"]]
+    assert len(parser.blocks) == len(shown)
+    for text, block in zip(parser.blocks, shown):
+        if not block["skip"]:
+            assert text.rstrip() == block["source"].rstrip(), block["line"]
+
+
+def test_hidden_skipped_figure_and_clear_namespace_blocks_are_marked(demo):
+    assert [(b["line"], b["kind"], b["hidden"], b["skip"], b["figure"]) for b in demo["blocks"]] == [
+        (3, "code", True, None, False),
+        (7, "code", False, None, False),
+        (11, "doctest", False, None, False),
+        (17, "code", False, {"reason": "not part of the demo", "examples": [0]}, False),
+        (22, "doctest", False, {"reason": None, "examples": [0]}, False),  # skip: next skips one example
+        (29, "code", False, {"reason": "x is 42", "examples": [0]}, False),
+        (34, "code", False, None, False),  # its condition was false: it ran
+        (40, "code", False, None, True),
+        (46, "clear-namespace", True, None, False),
+        (48, "doctest", False, None, False),
+    ]
+    assert demo["blocks"][0]["source"] == "hidden = 41\n"
+    assert demo["blocks"][7]["source"].startswith("from micrograd import Value, draw_dot\n")
+    assert blocks.visible_lines(demo) == [7, 11, 17, 22, 29, 34, 40, 48]
+
+
+def test_a_page_that_is_not_a_chapter_exports_nothing(tmp_path):
+    path = tmp_path / "07-other.md"
+    path.write_text("# Other\n\n```python\nx = 1\n```\n", encoding="utf-8")
+    assert not any(name.endswith(blocks.EXPORT) for name in pages.run(path, "07-other.md").files)
+
+
+# --- The runner, in CPython ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", RUNNABLE, ids=lambda p: p.name)
+def test_every_chapter_runs_through_the_runner_as_under_pytest(site, page):
+    """Every block of the export, run by run_blocks, gives the page's outputs: nothing differs."""
+    data = exported(site, page)
+    results = run_blocks.run(data["blocks"], len(data["blocks"]) - 1)
+    assert len(results) == len(data["blocks"])
+    wrong = [(r["name"], r["line"], r["status"], r["error"]) for r in results if r["status"] not in ("ran", "skipped")]
+    assert wrong == []
+    assert all(s["same"] for r in results for s in r["transcript"])
+
+
+def test_the_demo_runs_like_pytest_skips_included(demo):
+    results = run_blocks.run(demo["blocks"], len(demo["blocks"]) - 1)
+    assert [r["status"] for r in results] == ["ran", "ran", "ran", "skipped", "ran", "skipped", "ran", "ran",
+                                              "ran", "ran"]
+    partly = results[4]
+    assert [s["text"] for s in partly["transcript"]] == [">>> 1 / 0\n", "", ">>> x + 1\n", "43\n"]
+    assert partly["transcript"][1].get("skipped") and partly["skip"] == {"reason": None, "examples": [0]}
+    assert [r["name"] for r in results[:3]] == ["hidden block before block 1", "block 1", "block 2"]
+
+
+def code(source, line=1, **fields):
+    return {"line": line, "kind": "code", "hidden": False, "source": source, "skip": None, "figure": False,
+            **fields}
+
+
+def doctest_block(source, line=1):
+    return {**code(source, line), "kind": "doctest"}
+
+
+def test_an_edit_replaces_the_pages_text_and_runs_after_the_blocks_before_it():
+    page = [code("a = 1\n"), doctest_block(">>> a + 1\n2\n"), doctest_block(">>> a * 10\n10\n")]
+    same = run_blocks.run(page, 2)
+    assert [r["status"] for r in same] == ["ran", "ran", "ran"] and not any(r["edited"] for r in same)
+    edited = run_blocks.run(page, 2, {0: "a = 5\n"})
+    assert [(r["status"], r["edited"]) for r in edited] == [("ran", True), ("differs", False), ("differs", False)]
+    assert edited[1]["transcript"] == [{"text": ">>> a + 1\n", "output": False, "same": True},
+                                       {"text": "6\n", "output": True, "same": False, "page": "2\n"}]
+    assert run_blocks.run(page, 1, {1: ">>> a + 2\n3\n"})[1]["status"] == "ran"
+
+
+def test_what_a_code_block_prints_is_its_output_and_an_error_does_not_stop_the_run():
+    results = run_blocks.run([code("print('one')\nx = 1 / 0\n"), code("print('after')\n")], 1)
+    assert results[0]["status"] == "error" and results[0]["output"] == "one\n"
+    lines = results[0]["error"].splitlines()  # the runner's own frames left out
+    assert lines[:3] == ["Traceback (most recent call last):", '  File "<block 1>", line 2, in <module>',
+                         "    x = 1 / 0"]
+    assert lines[-1] == "ZeroDivisionError: division by zero"
+    assert (results[1]["status"], results[1]["output"]) == ("ran", "after\n")
+
+
+def test_a_doctest_shows_each_examples_actual_output_and_an_expected_exception_as_the_page():
+    page = [doctest_block(">>> print('hi')\nhi\n>>> 1 / 0\nTraceback (most recent call last):\n    ...\n"
+                          "ZeroDivisionError: division by zero\n\n>>> 2 + 2\n5\n")]
+    (result,) = run_blocks.run(page, 0)
+    assert result["status"] == "differs"
+    assert "".join(s["text"] for s in result["transcript"]) == page[0]["source"].replace("\n5\n", "\n4\n")
+    assert [s["same"] for s in result["transcript"] if s["output"]] == [True, True, False]
+
+
+def test_an_unexpected_exception_in_a_doctest_is_an_error_with_its_traceback():
+    (result,) = run_blocks.run([doctest_block(">>> {}['missing']\n1\n")], 0)
+    assert result["status"] == "error"
+    wrong = result["transcript"][1]
+    assert wrong["exception"] and wrong["text"].endswith("KeyError: 'missing'")
+
+
+def test_code_blocks_and_doctests_see_the_namespace_as_sybil_gives_it(tmp_path, capsys):
+    """__name__, a class's module, __builtins__: the same under Sybil and under the runner."""
+    page = tmp_path / "01-names.md"
+    page.write_text("```python\nprint(__name__, '__builtins__' in globals())\nclass A: pass\n```\n\n"
+                    "```python\nprint(A.__module__, sorted(k for k in globals() if k.startswith('__')))\n```\n\n"
+                    "```python\n>>> print(__name__, A.__module__)\n__test__ builtins\n```\n\n"
+                    "```python\nprint(sorted(k for k in globals() if k.startswith('__')))\n```\n",
+                    encoding="utf-8")
+    for example in Document.parse(str(page), *pages.parsers()):
+        example.evaluate()
+    under_sybil = capsys.readouterr().out
+    data = json.loads(pages.run(page, "01-names.md").files["01-names/blocks.json"])
+    results = run_blocks.run(data["blocks"], 3)
+    assert [r["status"] for r in results] == ["ran"] * 4
+    assert "".join(r["output"] for r in results) == under_sybil
+
+
+def test_a_figure_block_that_needs_a_missing_package_is_not_run_and_does_not_stop_the_page():
+    page = [code("import no_such_package_for_figures\nfig = 1\nfig\n", figure=True), code("print('next')\n")]
+    results = run_blocks.run(page, 1)
+    assert results[0]["status"] == "unavailable"
+    assert results[0]["error"] == "ModuleNotFoundError: No module named 'no_such_package_for_figures'"
+    assert results[1]["output"] == "next\n"
+    (plain,) = run_blocks.run([code("import no_such_package_for_figures\n")], 0)  # not a figure: an error
+    assert plain["status"] == "error" and "has the standard library and micrograd" in plain["error"]
+
+
+def test_graphs_are_taken_apart_before_the_namespace_is_freed():
+    """In Pyodide, freeing a chain of 2,000 operations at once overflows the browser's stack."""
+    ran = []
+    page = [code("from micrograd import Value\nchain = [Value(0.0)]\nfor _ in range(3):\n"
+                 "    chain.append(chain[-1] + 1)\nimport builtins\nbuiltins._run_blocks_test = chain\n")]
+    try:
+        run_blocks.run(page, 0, on_block=ran.append)
+        assert [node._prev for node in builtins._run_blocks_test] == [(), (), (), ()]
+        assert ran == [0]
+    finally:
+        builtins.__dict__.pop("_run_blocks_test", None)
+
+
+def test_run_json_is_what_the_browser_worker_reads(demo):
+    data = json.loads(run_blocks.run_json(json.dumps(demo), 2, json.dumps({"1": "x = 2\n"})))
+    assert set(data) == {"results", "seconds", "python"}
+    assert [r["status"] for r in data["results"]] == ["ran", "ran", "differs"]
+
+
+# --- The page: the hook puts the export's lines and the script on a chapter ---------------
+
+
+def test_a_chapter_names_its_export_and_the_lines_of_its_visible_blocks(site):
+    page = (site / "01-computational-graphs" / "index.html").read_text(encoding="utf-8")
+    (marker,) = re.findall(r'<div class="bv-run" hidden [^>]*>', page)
+    data = exported(site, DOCS / "01-computational-graphs.md")
+    assert f'data-lines="{" ".join(map(str, blocks.visible_lines(data)))}"' in marker
+    assert re.search(r'data-blocks="blocks\.json\?v=[0-9a-f]{12}"', marker)
+    assert 'data-runtime="../assets/pyodide/' in marker and 'data-python="../assets/python/site-python.zip?v=' in marker
+    assert '<script type="module" src="../javascripts/run-blocks.js"></script>' in page
+    assert page.count('class="language-python highlight"') == len(blocks.visible_lines(data))
+    for other in ["07-check-break-fix", "index"]:
+        html = (site / other / "index.html" if other != "index" else site / "index.html").read_text(encoding="utf-8")
+        assert "bv-run" not in html and "run-blocks.js" not in html
+
+
+def test_a_chapter_without_its_export_fails_the_build_and_a_page_with_no_visible_block_gets_nothing(
+        monkeypatch):
+    spec = importlib.util.spec_from_file_location("python_runtime", ROOT / "scripts" / "hooks" / "python_runtime.py")
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    monkeypatch.setitem(hook._runtime, "pyodide", "assets/pyodide/314.0.7/pyodide.mjs")
+    monkeypatch.setitem(hook._runtime, "zip_hash", "0123456789ab")
+    page = types.SimpleNamespace(url="01-x/", file=types.SimpleNamespace(src_uri="01-x.md"))
+
+    class Files:
+        def __init__(self, content):
+            self.content = content
+
+        def get_file_from_path(self, path):
+            assert path == "01-x/blocks.json"
+            return self.content and types.SimpleNamespace(content_bytes=self.content.encode(), dest_uri=path)
+
+    with pytest.raises(PluginError, match=r"^docs/01-x.md: no blocks.json was exported"):
+        hook.on_page_markdown("# X\n", page, None, Files(None))
+    hidden_only = json.dumps({"page": "docs/01-x.md", "blocks": [code("x = 1\n", hidden=True)]})
+    assert hook.on_page_markdown("# X\n", page, None, Files(hidden_only)) == "# X\n"
+    one = json.dumps({"page": "docs/01-x.md", "blocks": [code("x = 1\n", line=3)]})
+    out = hook.on_page_markdown("# X\n", page, None, Files(one))
+    assert out.startswith('# X\n\n<div class="bv-run" hidden data-blocks="blocks.json?v=')
+    assert 'data-lines="3" data-runtime="../assets/pyodide/314.0.7/" ' in out
+    assert out.endswith('<script type="module" src="../javascripts/run-blocks.js"></script>\n')
+    other = types.SimpleNamespace(url="07-y/", file=types.SimpleNamespace(src_uri="07-y.md"))
+    assert hook.on_page_markdown("# Y\n", other, None, None) == "# Y\n"
+
+
+def test_the_zip_holds_the_runner_and_graphviz_for_draw_dot(site):
+    with zipfile.ZipFile(io.BytesIO((site / "assets" / "python" / "site-python.zip").read_bytes())) as archive:
+        names = set(archive.namelist())
+    assert {"scripts/run_blocks.py", "graphviz/__init__.py", "graphviz/LICENSE.txt"} <= names
+    assert not any("__pycache__" in name for name in names)
+
+
+def test_the_runner_is_stdlib_only():
+    """It runs in Pyodide, where only the standard library and the site's zip exist."""
+    source = (ROOT / "scripts" / "run_blocks.py").read_text(encoding="utf-8")
+    imported = set(re.findall(r"^import (\w+)|^from (\w+)", source, re.M))
+    modules = {a or b for a, b in imported}
+    assert modules <= set(sys.stdlib_module_names), modules - set(sys.stdlib_module_names)
