@@ -243,10 +243,10 @@ RUN = "document.querySelector('.bv-run').runState"
 CHAPTERS = sorted(p.stem for p in (ROOT / "docs").glob("*.md") if blocks.runnable(p.name))
 # Results the browser's Python gives differently from the Python the page ran in, by
 # (page, text in the block): why. A fixed page fails this test until its entry goes.
-KNOWN_DIFFERENCES = {
-    ("04-engine", "a.gard = 1.0"): "Python 3.13+ adds 'and no __dict__ for setting new attributes' to the "
-                                   "message of an AttributeError on a __slots__ class; the page shows 3.11's",
-}
+# {(chapter, a snippet of the block): why its browser output differs from the page's}. Empty:
+# every block of chapters 1-5 gives in Pyodide's Python exactly what the page shows. An entry
+# must still differ (the test fails when one is gone).
+KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {}
 
 
 def exported(site, chapter_name):

@@ -270,4 +270,6 @@ def _graphviz_licence():
     from importlib.metadata import distribution
 
     files = distribution("graphviz").files or []
-    return [Path(f.locate()) for f in files if Path(str(f)).name.upper().startswith(("LICENSE", "COPYING"))]
+    # in the .dist-info folder only: the package itself has a module named copying.py
+    return [Path(f.locate()) for f in files if Path(str(f)).parts[0].endswith(".dist-info")
+            and Path(str(f)).name.upper().startswith(("LICENSE", "COPYING"))]
