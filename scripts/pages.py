@@ -57,6 +57,7 @@ def parsers(collector=None):
 class PageRun:
     outputs: list  # scripts.directives.Output, in page order
     files: dict  # path relative to docs/ -> str
+    printed: str = ""  # what the page's code printed (tests/test_prose_numbers.py reads it)
 
 
 def run(path, src_uri=None):
@@ -71,19 +72,21 @@ def run(path, src_uri=None):
     collector = Collector(src_uri or Path(path).name)
     document = Document.parse(str(path), *parsers(collector))
     outcomes = blocks.Outcomes(document)  # which examples ran and which the page skipped
-    for example in document:
-        try:
-            example.evaluate()
-        except unittest.SkipTest as skip:
-            outcomes.skipped(example, skip)
-            continue
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        for example in document:
+            try:
+                example.evaluate()
+            except unittest.SkipTest as skip:
+                outcomes.skipped(example, skip)
+                continue
     files = {}
     for output in collector.outputs:
         files.update(output.files)
     files[collector.asset(f"{collector.src_uri.stem}.ipynb")] = chapter_notebook(document)
     if blocks.runnable(collector.src_uri):
         files[collector.asset(blocks.EXPORT)] = blocks.export(document, outcomes)
-    return PageRun(collector.outputs, files)
+    return PageRun(collector.outputs, files, printed.getvalue())
 
 
 # Imported once by the build's fork server (scripts/hooks/pages.py), so a page's process
@@ -97,14 +100,13 @@ def build_run(path, src_uri):
 
     The error is one line, "docs/<page>.md:<line>: reason". Meant for a fresh
     process (a child of the build's fork server, or `python -m scripts.pages`):
-    it changes to the repository folder and silences the page's print().
+    it changes to the repository folder (run() keeps the page's print() off stdout).
     """
     os.environ.setdefault("MPLBACKEND", "Agg")  # figures are drawn to files, never to a screen
     os.chdir(ROOT)
     os.nice(19)  # below the notebook's execution, the longest job of a cold build
     try:
-        with contextlib.redirect_stdout(io.StringIO()):
-            result = run(path, src_uri)
+        result = run(path, src_uri)
     except Exception as error:  # report page:line, then fail
         message = str(error)
         where = relative(path)

@@ -14,14 +14,11 @@ or a subscript ("w_1") is not a number the page states.
 """
 
 import ast
-import contextlib
 import dataclasses
 import doctest
 import html
-import io
 import math
 import re
-import unittest
 
 from markdown_it import MarkdownIt
 
@@ -174,23 +171,3 @@ def _code_blocks(text):
     from scripts.examples import python_blocks
 
     return [str(block.lexemes["source"]) for block in python_blocks(Document(text, "page.md"))]
-
-
-def run_page(path):
-    """(what the page's code printed, the SVG text of its figures): the page run once."""
-    from sybil import Document
-
-    from scripts.directives import Collector
-    from scripts.pages import parsers
-
-    collector = Collector(path.name)
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        for example in Document.parse(str(path), *parsers(collector)):
-            try:
-                example.evaluate()
-            except unittest.SkipTest:
-                continue
-    svgs = [content for output in collector.outputs for name, content in output.files.items()
-            if name.endswith(".svg")]
-    return printed.getvalue(), svgs

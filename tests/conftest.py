@@ -6,6 +6,7 @@ import functools
 import http.server
 import json
 import os
+import pickle
 import threading
 import time
 from pathlib import Path
@@ -23,9 +24,7 @@ def site_build(tmp_path_factory):
     Under pytest-xdist the first worker builds and the others wait on a lock
     and read its result, so a run pays for one build.
     """
-    shared = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        shared = shared.parent  # the run's folder, above each worker's own
+    shared = _shared_folder(tmp_path_factory)
     site, record = shared / "site", shared / "site-build.json"
     with open(shared / "site-build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -39,6 +38,36 @@ def site_build(tmp_path_factory):
     build = json.loads(record.read_text())
     build["site"] = Path(build["site"])
     return build
+
+
+def _shared_folder(tmp_path_factory):
+    """The test run's own folder: shared by every pytest-xdist worker (each has one below it)."""
+    shared = tmp_path_factory.getbasetemp()
+    return shared.parent if os.environ.get("PYTEST_XDIST_WORKER") else shared
+
+
+@pytest.fixture(scope="session")
+def fresh_run(tmp_path_factory):
+    """fresh_run(md_path) -> scripts.pages.PageRun: the page run now, from its source.
+
+    Once per test run: the first test (on any xdist worker) that asks runs the page and
+    keeps the result in a file; the others read it. Two tests need it (the build's files
+    match a fresh run; every number in the prose is computed), and a page like chapter 10
+    takes seconds.
+    """
+    from scripts.pages import run
+
+    shared = _shared_folder(tmp_path_factory)
+
+    def get(md_path):
+        record = shared / f"run-{md_path.name}.pickle"
+        with open(shared / f"run-{md_path.name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not record.exists():
+                record.write_bytes(pickle.dumps(run(md_path, md_path.name)))
+        return pickle.loads(record.read_bytes())
+
+    return get
 
 
 @pytest.fixture(scope="session")

@@ -2,6 +2,7 @@
 every reference that cannot be drawn names its page and line."""
 
 import html
+import json
 import subprocess
 import sys
 
@@ -83,17 +84,41 @@ def test_a_figure_shows_the_state_at_its_place_in_the_page(tmp_path):
     assert "grad 6.0000" in after_svg and "data 9.0000" in after_svg
 
 
-@pytest.mark.parametrize("text, line, message", [
+UNDRAWABLE = [
     ("Text\n\n<!-- figure: nothing above -->\n", 3, "must directly follow a python block"),
     ("```python\nx = 1\n```\n<!-- figure: no expression -->\n", 4, "must end in an expression"),
     ("```python\nfrom micrograd import Value, draw_dot\ndraw_dot(Value(1.0))\n```\n", 1, "add <!-- figure"),
     ("```python\n1 + 1\n```\n<!-- figure: a number -->\n", 4, "not int"),
     ("```python\nraise ValueError('boom')\n```\n\n```python\n1\n```\n", 2, "boom"),
-])
-def test_an_undrawable_reference_names_page_and_line(tmp_path, text, line, message):
-    path = page(tmp_path, text)
-    result = subprocess.run([sys.executable, "-m", "scripts.pages", str(path), "page.md"],
-                            cwd=ROOT, capture_output=True, text=True)
-    assert result.returncode == 1
-    assert f"{path}:{line}" in result.stderr
-    assert message in result.stderr
+]
+
+
+@pytest.fixture(scope="module")
+def undrawable(tmp_path_factory):
+    """[(page path, exit code, stderr)] of `python -m scripts.pages` on each UNDRAWABLE page.
+
+    One page through the command line the build uses; the others through the same
+    build_run in one fresh process, a process each would only add start-up time.
+    """
+    folder = tmp_path_factory.mktemp("undrawable")
+    paths = []
+    for n, (text, _, _) in enumerate(UNDRAWABLE):
+        (folder / str(n)).mkdir()
+        paths.append(page(folder / str(n), text))
+    first = subprocess.run([sys.executable, "-m", "scripts.pages", str(paths[0]), "page.md"],
+                           cwd=ROOT, capture_output=True, text=True)
+    rest = subprocess.run(
+        [sys.executable, "-c", "import json, sys; from scripts.pages import build_run\n"
+         "print(json.dumps([build_run(p, 'page.md').get('error') for p in sys.argv[1:]]))",
+         *map(str, paths[1:])], cwd=ROOT, capture_output=True, text=True)
+    assert rest.returncode == 0, rest.stderr
+    return [(paths[0], first.returncode, first.stderr)] + [
+        (path, 0 if error is None else 1, error or "") for path, error in zip(paths[1:], json.loads(rest.stdout))]
+
+
+@pytest.mark.parametrize("n", range(len(UNDRAWABLE)))
+def test_an_undrawable_reference_names_page_and_line(undrawable, n):
+    (path, returncode, stderr), (_, line, message) = undrawable[n], UNDRAWABLE[n]
+    assert returncode == 1
+    assert f"{path}:{line}" in stderr
+    assert message in stderr

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from scripts import ROOT
-from scripts.prose import known_numbers, matches, numbers, page_numbers, run_page
+from scripts.prose import known_numbers, matches, numbers, page_numbers
 
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.glob("*.md"))
@@ -64,10 +64,11 @@ EXEMPT = {
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
-def test_every_number_in_the_prose_was_computed_on_its_page(page):
+def test_every_number_in_the_prose_was_computed_on_its_page(fresh_run, page):
     text = page.read_text(encoding="utf-8")
-    printed, svgs = run_page(page)
-    known = known_numbers(text, printed, svgs)
+    result = fresh_run(page)
+    svgs = [content for name, content in result.files.items() if name.endswith(".svg")]
+    known = known_numbers(text, result.printed, svgs)
     exempt = EXEMPT.get(page.name, {})
     missing = [f"docs/{page.name}:{n.line}: {n.text}" for n in page_numbers(text, exempt)
                if not matches(n, known)]

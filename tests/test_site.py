@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from scripts import ROOT
-from scripts.pages import run
 from tests.helpers import mkdocs_build, page_urls
 
 DOCS = ROOT / "docs"
@@ -44,9 +43,9 @@ def test_the_strict_build_passes_without_warnings(site_build):
 
 
 @pytest.mark.parametrize("md_path", MARKDOWN_PAGES, ids=lambda p: p.name)
-def test_every_generated_file_is_what_a_fresh_run_of_its_page_makes(site, md_path):
+def test_every_generated_file_is_what_a_fresh_run_of_its_page_makes(site, fresh_run, md_path):
     """Figures, traces and the page's notebook: byte-identical to running the page again now."""
-    fresh = run(md_path, md_path.name)
+    fresh = fresh_run(md_path)
     assert fresh.files, md_path.name
     for uri, content in fresh.files.items():
         built = (site / uri).read_text(encoding="utf-8")
