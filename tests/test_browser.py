@@ -1,6 +1,7 @@
 """The built site in Debian's Chromium, as a reader opens it: every page loads from its own
 host only, without console errors; math and figures read with JavaScript off; "view source"
-shows the right characters; the notebook page fits a phone; axe finds no serious problem."""
+shows the right characters; the notebook page fits a phone; axe finds no serious problem,
+in light mode or in dark."""
 
 import json
 
@@ -25,16 +26,24 @@ AXE_ALLOWED = {
 # elsewhere axe skips <pre>, which is half its time on a chapter.
 CODE_PAGES = {"01-computational-graphs", "06-training"}
 
+# The axe rules whose outcome depends on the colour scheme: contrast of text, and of links
+# in text. Dark mode is read with these; light mode with every rule.
+DARK_RULES = ["color-contrast", "link-in-text-block"]
 
-def visit_every_page(browser, origin, site, scheme, axe_options):
-    """Each page (and one source page) opened with JavaScript on, in `scheme` ("light", "dark").
 
-    {path: {"requests", "errors", "images" (natural widths), "axe" (violations)}}. axe skips
-    KaTeX's visual layer (.katex-html): it is aria-hidden (the MathML beside it is what
-    assistive technology reads) and takes its colour from the text around it; and it skips
-    code blocks outside CODE_PAGES.
+def visit_every_page(browser, origin, site):
+    """Each page (and one source page) opened once with JavaScript on, read in light mode,
+    then switched to dark mode as a reader switches it (Material's palette toggle, and the
+    system preference for a page without one) and read again.
+
+    {path: {"requests", "errors", "images" (natural widths), "axe" (light-mode violations),
+    "dark": (dark-mode violations of DARK_RULES)}}. axe skips KaTeX's visual layer
+    (.katex-html): it is aria-hidden (the MathML beside it is what assistive technology
+    reads) and takes its colour from the text around it; and it skips code blocks outside
+    CODE_PAGES. One load per page serves both schemes: loading every page twice was a third
+    of the suite's browser time.
     """
-    context = browser.new_context(color_scheme=scheme)
+    context = browser.new_context(color_scheme="light")
     results = {}
     for path, url in [*page_urls(site), ("_sources", "/_sources/04-engine.md.html")]:
         page = context.new_page()  # a page per visit: its own request and console logs
@@ -48,19 +57,29 @@ def visit_every_page(browser, origin, site, scheme, axe_options):
             " return i.decode().then(() => i.naturalWidth, () => 0); }))")
         page.add_script_tag(path=str(AXE))
         exclude = [[".katex-html"]] + ([] if path in CODE_PAGES else [["pre"]])
-        axe = page.evaluate("([exclude, options]) => axe.run({exclude}, options)",
-                            [exclude, {"resultTypes": ["violations"], **axe_options}])["violations"]
-        results[path] = {"requests": requests, "errors": errors, "images": images, "axe": axe}
+        check = "([exclude, options]) => axe.run({exclude}, options).then(r => r.violations)"
+        light = page.evaluate(check, [exclude, {"resultTypes": ["violations"]}])
+        page.emulate_media(color_scheme="dark")
+        toggle = page.get_by_title("Switch to dark mode")
+        if toggle.count():  # Material's pages: the reader's switch, then its colours settle
+            toggle.click()
+            page.wait_for_function("document.body.dataset.mdColorScheme === 'slate'")
+        page.evaluate("Promise.all(document.getAnimations().map(a => a.finished))")
+        dark = page.evaluate(check, [exclude, {"resultTypes": ["violations"], "runOnly": DARK_RULES}])
+        page.evaluate("localStorage.clear()")  # the next page opens in light mode again
+        results[path] = {"requests": requests, "errors": errors, "images": images,
+                         "axe": light, "dark": dark}
         page.close()
     context.close()
     return results
 
 
-def serious(visits):
-    """{page: [problems]} for every serious or critical axe violation not in AXE_ALLOWED."""
+def serious(visits, scheme="axe"):
+    """{page: [problems]} for every serious or critical axe violation not in AXE_ALLOWED,
+    in light mode ("axe") or dark mode ("dark")."""
     found = {}
     for path, visit in visits.items():
-        for violation in visit["axe"]:
+        for violation in visit[scheme]:
             if violation["impact"] in ("serious", "critical") and violation["id"] not in AXE_ALLOWED:
                 targets = [n["target"] for n in violation["nodes"]][:3]
                 found.setdefault(path, []).append(f"{violation['id']}: {violation['help']} {json.dumps(targets)}")
@@ -69,7 +88,7 @@ def serious(visits):
 
 @pytest.fixture(scope="module")
 def visits(browser, origin, site):
-    return visit_every_page(browser, origin, site, "light", {})
+    return visit_every_page(browser, origin, site)
 
 
 def test_pages_load_nothing_from_another_host_and_log_no_error(visits, origin):
@@ -87,6 +106,12 @@ def test_every_image_loads(visits):
 
 def test_axe_finds_no_serious_problem_in_light_mode(visits):
     found = serious(visits)
+    assert not found, json.dumps(found, indent=1)
+
+
+def test_dark_mode_keeps_contrast(visits):
+    assert len(visits) >= 11  # the home page, every chapter, a source page: each read in dark mode
+    found = serious(visits, "dark")
     assert not found, json.dumps(found, indent=1)
 
 
