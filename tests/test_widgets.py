@@ -106,49 +106,57 @@ def test_the_stepper_works_from_the_keyboard(page, origin):
     assert widget.locator("[aria-live=polite]").count() >= 2  # caption and edge note are announced
 
 
-@pytest.mark.parametrize("order, verdict", [
-    ("dbca", "Right: every node was visited after all the nodes it feeds"),
-    ("adcb", "Right, though this is not a reverse topological order: a has no parents"),
-    ("bdca", "b was visited before d, so it passed on b.grad = 0; the 6 from d came after its turn. "
-             "Lost: the path a → b → d, worth 6 to a.grad. So a.grad is 9, not 15."),
-])
-def test_the_visit_order_gives_15_or_names_the_lost_path(page, origin, order, verdict):
+VISIT_ORDERS = {
+    "dbca": "Right: every node was visited after all the nodes it feeds",
+    "adcb": "Right, though this is not a reverse topological order: a has no parents",
+    "bdca": "b was visited before d, so it passed on b.grad = 0; the 6 from d came after its turn. "
+            "Lost: the path a → b → d, worth 6 to a.grad. So a.grad is 9, not 15.",
+}
+
+
+def test_the_visit_order_gives_15_or_names_the_lost_path(page, origin):
+    """Three orders placed one after another on one page (Reset between), as a reader tries them."""
     page.goto(origin + "/04-engine/")
     widget = page.locator(".bv-visit-order")
     widget.wait_for(state="visible")
-    assert widget.get_by_role("button", name="Run").is_disabled()
-    for node in order:
-        widget.get_by_role("button", name=f"Visit {node} next").click()
-    widget.get_by_role("button", name="Run").click()
-    result = widget.locator(".bv-widget__result").inner_text()
-    assert verdict in result
-    assert ("a.grad = 15" in result) == order.startswith(("d", "ad"))
-    grad_a = widget.evaluate("""w => Array.from(w.querySelectorAll("g.node text"))
-        .map(t => t.textContent).filter(t => t.startsWith("grad "))""")
-    assert ("grad 15.0000" in grad_a) == ("a.grad = 15" in result)
-    widget.get_by_role("button", name="Undo").click()
-    assert widget.get_by_role("button", name=f"Visit {order[-1]} next").is_enabled()
-    widget.get_by_role("button", name="Reset").click()
-    assert widget.get_by_role("button", name="Undo").is_disabled()
+    for order, verdict in VISIT_ORDERS.items():
+        assert widget.get_by_role("button", name="Run").is_disabled(), order
+        for node in order:
+            widget.get_by_role("button", name=f"Visit {node} next").click()
+        widget.get_by_role("button", name="Run").click()
+        result = widget.locator(".bv-widget__result").inner_text()
+        assert verdict in result, order
+        assert ("a.grad = 15" in result) == order.startswith(("d", "ad")), order
+        grad_a = widget.evaluate("""w => Array.from(w.querySelectorAll("g.node text"))
+            .map(t => t.textContent).filter(t => t.startsWith("grad "))""")
+        assert ("grad 15.0000" in grad_a) == ("a.grad = 15" in result), order
+        widget.get_by_role("button", name="Undo").click()
+        assert widget.get_by_role("button", name=f"Visit {order[-1]} next").is_enabled(), order
+        widget.get_by_role("button", name="Reset").click()
+        assert widget.get_by_role("button", name="Undo").is_disabled(), order
 
 
-@pytest.mark.parametrize("answer, state", [
+QUIZ_ANSWERS = [
     ("0.5", "right"), ("0.50", "right"), ("5e-1", "right"), (" .5 ", "right"), ("0.50004", "right"),
     ("0.6", "wrong"), ("−0.5", "wrong"), ("half", "invalid"), ("", "invalid"),
-])
-def test_a_quiz_accepts_its_answer_in_every_form_and_rejects_a_wrong_one(page, origin, answer, state):
+]
+
+
+def test_a_quiz_accepts_its_answer_in_every_form_and_rejects_a_wrong_one(page, origin):
+    """Each answer typed into the same quiz in turn, as a reader corrects an answer."""
     page.goto(origin + "/01-computational-graphs/")
     quiz = page.locator('.bv-quiz[data-quiz="number"][data-shown="0.5"]')
     quiz.wait_for(state="visible")
-    quiz.get_by_label("Your answer").fill(answer)
-    quiz.get_by_label("Your answer").press("Enter")
-    assert quiz.get_attribute("data-state") == state
-    feedback = quiz.locator(".bv-quiz__feedback").text_content()
-    assert feedback.startswith({"right": "Right", "wrong": "Not quite", "invalid": "Type a number"}[state])
+    expected = {"right": "Right", "wrong": "Not quite", "invalid": "Type a number"}
+    for answer, state in QUIZ_ANSWERS:
+        quiz.get_by_label("Your answer").fill(answer)
+        quiz.get_by_label("Your answer").press("Enter")
+        assert quiz.get_attribute("data-state") == state, answer
+        assert quiz.locator(".bv-quiz__feedback").text_content().startswith(expected[state]), answer
 
 
 def test_a_negative_answer_reads_with_either_minus_sign(page, origin):
-    page.goto(origin + "/01-computational-graphs/")
+    page.goto(origin + "/")  # the home page: any page of the site imports the module
     key = page.evaluate("""() => import("/javascripts/quiz.js").then(m =>
         [m.parseNumber("−10"), m.parseNumber("-10.0"), m.parseNumber("-1e1"), m.parseNumber("+10"),
          m.parseNumber("1,0"), m.close(-10, -10.00000000001, 0), m.close(-10, -9.9, 0)])""")
