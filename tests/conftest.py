@@ -16,6 +16,18 @@ import pytest
 from scripts import ROOT
 from tests.helpers import BROWSER_ARGS, chromium, mkdocs_build
 
+# The longest modules, each a minute or so in Chromium. Collected first, they start first
+# on the two pytest-xdist workers (pyproject.toml: --no-loadscope-reorder), and the short
+# ones fill in around them, so both workers finish together. By test count (xdist's own
+# order) they came last, and one worker ran alone for a minute.
+LONGEST = ["tests/test_browser.py", "tests/test_browser_python.py", "tests/test_notebook.py",
+           "tests/test_widgets.py"]
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: n for n, name in enumerate(LONGEST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(LONGEST)))  # stable
+
 
 @pytest.fixture(scope="session")
 def site_build(tmp_path_factory):

@@ -39,9 +39,12 @@ def visit_every_page(browser, origin, site):
     {path: {"requests", "errors", "images" (natural widths), "axe" (light-mode violations),
     "dark": (dark-mode violations of DARK_RULES)}}. axe skips KaTeX's visual layer
     (.katex-html): it is aria-hidden (the MathML beside it is what assistive technology
-    reads) and takes its colour from the text around it; and it skips code blocks outside
-    CODE_PAGES. One load per page serves both schemes: loading every page twice was a third
-    of the suite's browser time.
+    reads) and takes its colour from the text around it; in dark mode it skips the MathML too
+    (invisible, so no colour to check). It skips code blocks outside CODE_PAGES; there their
+    highlighting is flattened to plain text first, since axe walks every node of the document,
+    excluded or not (in chapter 4, 6,263 of 9,297 are highlighting: axe took 2.6 s, now 1.6 s).
+    One load per page serves both schemes: loading every page twice was a third of the
+    suite's browser time.
     """
     context = browser.new_context(color_scheme="light")
     results = {}
@@ -56,7 +59,10 @@ def visit_every_page(browser, origin, site):
             "Promise.all(Array.from(document.images).map(i => { i.loading = 'eager';"
             " return i.decode().then(() => i.naturalWidth, () => 0); }))")
         page.add_script_tag(path=str(AXE))
-        exclude = [[".katex-html"]] + ([] if path in CODE_PAGES else [["pre"]])
+        exclude = [[".katex-html"]]
+        if path not in CODE_PAGES:  # axe skips the code, and need not walk its highlighting
+            exclude.append(["pre"])
+            page.evaluate("document.querySelectorAll('pre > code').forEach(c => c.replaceChildren(c.textContent))")
         check = "([exclude, options]) => axe.run({exclude}, options).then(r => r.violations)"
         light = page.evaluate(check, [exclude, {"resultTypes": ["violations"]}])
         page.emulate_media(color_scheme="dark")
@@ -65,6 +71,7 @@ def visit_every_page(browser, origin, site):
             toggle.click()
             page.wait_for_function("document.body.dataset.mdColorScheme === 'slate'")
         page.evaluate("Promise.all(document.getAnimations().map(a => a.finished))")
+        exclude[0] = [".katex"]  # colour rules: the MathML is invisible, the rest takes the text's colour
         dark = page.evaluate(check, [exclude, {"resultTypes": ["violations"], "runOnly": DARK_RULES}])
         page.evaluate("localStorage.clear()")  # the next page opens in light mode again
         results[path] = {"requests": requests, "errors": errors, "images": images,
