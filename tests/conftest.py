@@ -104,9 +104,46 @@ def origin(site):
     server.shutdown()
 
 
+SEARCH_INDEX = "**/search/search_index.json"
+
+
+def _index_without_pages(route):
+    """Serve Material's search index with its config and no page in it."""
+    index = route.fetch().json()
+    route.fulfill(json={**index, "docs": []})
+
+
+class SearchlessBrowser:
+    """A Playwright Browser whose pages get Material's search index with no page in it.
+
+    On every page load Material builds its search index in a web worker: 1.2 s of
+    Chromium's CPU per load for this site's 264 KB index, over a third of what the
+    browser tests cost, in tests that never search. Pages opened through this browser
+    load the index's config (so the search box works, and finds nothing); the request is
+    still made and seen. tests/test_browser.py searches the real index with `real`.
+    """
+
+    def __init__(self, browser):
+        self.real = browser
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+    def new_context(self, **kwargs):
+        context = self.real.new_context(**kwargs)
+        context.route(SEARCH_INDEX, _index_without_pages)
+        return context
+
+    def new_page(self, **kwargs):
+        page = self.real.new_page(**kwargs)  # its own context, closed with the page
+        page.route(SEARCH_INDEX, _index_without_pages)
+        return page
+
+
 @pytest.fixture(scope="session")
 def browser():
-    """Debian's Chromium under Playwright (never a browser Playwright downloads)."""
+    """Debian's Chromium under Playwright (never a browser Playwright downloads), as a
+    SearchlessBrowser: `browser.real` is the unchanged one."""
     path = chromium()
     if not Path(path).exists():
         pytest.skip(f"Chromium is not installed at {path}: `bash scripts/dev.sh test` installs it "
@@ -115,7 +152,7 @@ def browser():
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=path, args=BROWSER_ARGS)
-        yield browser
+        yield SearchlessBrowser(browser)
         browser.close()
 
 

@@ -122,6 +122,17 @@ def test_dark_mode_keeps_contrast(visits):
     assert not found, json.dumps(found, indent=1)
 
 
+def test_search_finds_a_chapter_in_the_real_index(browser, origin):
+    """The one test with Material's full search index (the others get it empty: conftest.py)."""
+    page = browser.real.new_page()
+    page.goto(origin + "/")
+    page.get_by_role("textbox", name="Search").fill("topological order")  # in the header at 1280 px
+    results = page.locator(".md-search-result__item a")
+    results.first.wait_for()
+    assert any("/04-engine/" in href for href in results.evaluate_all("as => as.map(a => a.href)"))
+    page.close()
+
+
 def test_math_and_figures_read_with_javascript_off(browser, origin, site):
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
