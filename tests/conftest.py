@@ -16,12 +16,14 @@ import pytest
 from scripts import ROOT
 from tests.helpers import BROWSER_ARGS, chromium, mkdocs_build
 
-# The longest modules, each a minute or so in Chromium. Collected first, they start first
-# on the two pytest-xdist workers (pyproject.toml: --no-loadscope-reorder), and the short
-# ones fill in around them, so both workers finish together. By test count (xdist's own
-# order) they came last, and one worker ran alone for a minute.
-LONGEST = ["tests/test_browser.py", "tests/test_browser_python.py", "tests/test_notebook.py",
-           "tests/test_widgets.py"]
+# The order in which pytest-xdist hands out modules (pyproject.toml: --no-loadscope-reorder).
+# The longest first, a minute or so each in Chromium, and the short ones fill in around
+# them, so both workers finish together (by test count, xdist's own order, the browser
+# modules came last and one worker ran alone for a minute). Second, the engine tests,
+# which need no site: on a clean clone the first worker builds the site (20 s, mostly the
+# training notebook on one core) while the second runs them.
+LONGEST = ["tests/test_browser.py", "tests/test_engine.py", "tests/test_browser_python.py",
+           "tests/test_notebook.py", "tests/test_widgets.py"]
 
 
 def pytest_collection_modifyitems(items):
