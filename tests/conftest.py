@@ -19,11 +19,13 @@ from tests.helpers import BROWSER_ARGS, chromium, mkdocs_build
 # The order in which pytest-xdist hands out modules (pyproject.toml: --no-loadscope-reorder).
 # The longest first, a minute or so each in Chromium, and the short ones fill in around
 # them, so both workers finish together (by test count, xdist's own order, the browser
-# modules came last and one worker ran alone for a minute). Second, the engine tests,
-# which need no site: on a clean clone the first worker builds the site (20 s, mostly the
-# training notebook on one core) while the second runs them.
-LONGEST = ["tests/test_browser.py", "tests/test_engine.py", "tests/test_browser_python.py",
-           "tests/test_notebook.py", "tests/test_widgets.py"]
+# modules came last and one worker ran alone for a minute). Second, modules that need no
+# site: on a clean clone the first worker builds it (20 s, the last 10 s the training
+# notebook alone on one core) while the second runs the engine tests, chapter 10's
+# examples and the prose-number test (which runs every page, for the site test too).
+LONGEST = ["tests/test_browser.py", "tests/test_engine.py", "docs/10-under-the-hood.md",
+           "tests/test_prose_numbers.py", "tests/test_browser_python.py", "tests/test_notebook.py",
+           "tests/test_widgets.py"]
 
 
 def pytest_collection_modifyitems(items):
@@ -109,10 +111,20 @@ def origin(site):
 SEARCH_INDEX = "**/search/search_index.json"
 
 
+_EMPTY_INDEX = {}  # origin -> Material's search index with its config and no page in it
+
+
 def _index_without_pages(route):
     """Serve Material's search index with its config and no page in it."""
-    index = route.fetch().json()
-    route.fulfill(json={**index, "docs": []})
+    from playwright.sync_api import Error
+
+    origin = route.request.url.split("/search/")[0]
+    try:
+        if origin not in _EMPTY_INDEX:
+            _EMPTY_INDEX[origin] = {**route.fetch().json(), "docs": []}
+        route.fulfill(json=_EMPTY_INDEX[origin])
+    except Error:  # the page closed while its request was in flight: nothing is waiting for it
+        pass
 
 
 class SearchlessBrowser:
