@@ -7,6 +7,7 @@ executed notebook's own outputs: nothing here is a copy of a result.
 
 import json
 import re
+from pathlib import Path
 
 import nbclient
 import nbformat
@@ -119,3 +120,35 @@ def test_a_chapter_notebook_keeps_the_page_order_and_its_hidden_setup(tmp_path):
     assert sources[5:7] == ["y", "y * 2"]
     assert sources[7] == "Still the answer.\n\nAfter."
     assert [c["id"] for c in cells] == [f"cell-{i}" for i in range(1, 9)]
+
+
+def test_a_dirty_rebuild_treats_a_notebook_not_yet_run_as_changed(tmp_path, monkeypatch):
+    """`serve --dirty` after an edit to micrograd/: the notebook's prepared file has a new
+    name and does not exist yet when MkDocs asks, through mkdocs-jupyter's wrapper, whether
+    the page changed. The answer is yes, without reading the missing file."""
+    import importlib.util
+
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import File, Files
+    from mkdocs_jupyter.plugin import NotebookFile
+
+    spec = importlib.util.spec_from_file_location("notebook_hook", ROOT / "scripts" / "hooks" / "notebook.py")
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    missing = tmp_path / "site-0123456789abcdef" / "06-training.ipynb"
+    monkeypatch.setattr(hook, "site_notebook_path", lambda path: missing)
+    config = MkDocsConfig(config_file_path=str(ROOT / "mkdocs.yml"))
+    config.load_dict({"site_name": "test", "docs_dir": str(ROOT / "docs"), "site_dir": str(tmp_path / "site")})
+    assert config.validate() == ([], [])
+    config.plugins._current_plugin = None  # as MkDocs sets it around each plugin's event
+    source = File("06-training.py", config["docs_dir"], config["site_dir"], True)
+    files = Files([source])
+    hook.on_files(files, config)
+    wrapped = Files([NotebookFile(f, **config) if f.src_uri == "06-training.ipynb" else f for f in files])
+    page = wrapped.get_file_from_path("06-training.ipynb")
+    Path(page.abs_dest_path).parent.mkdir(parents=True)
+    Path(page.abs_dest_path).write_text("the page from the build before the edit")
+    with pytest.raises(FileNotFoundError):
+        page.is_modified()  # what MkDocs met before: the wrapper reads the missing file's mtime
+    hook.on_nav(None, config, wrapped)
+    assert page.is_modified() is True

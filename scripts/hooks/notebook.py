@@ -51,8 +51,6 @@ def on_files(files, config):
         page = File(f"{stem}.ipynb", str(prepared.parent), config["site_dir"],
                     config["use_directory_urls"])
         page.source_path = source.abs_src_path  # for scripts/hooks/sources.py
-        if not prepared.exists():  # for dirty builds: a new notebook is a changed page
-            page.is_modified = lambda: True
         _sources[page.src_uri] = source
         files.append(page)
         download = jupytext.read(source.abs_src_path)
@@ -61,6 +59,18 @@ def on_files(files, config):
         files.append(File.generated(config, f"{stem}/{stem}.ipynb",
                                     content=jupytext.writes(download, fmt="ipynb")))
     return files
+
+
+def on_nav(nav, config, files):
+    """For `serve --dirty`: a notebook not prepared yet (it or micrograd/ changed) is a
+    changed page. By now mkdocs-jupyter has wrapped its File in a NotebookFile, which MkDocs
+    asks before on_pre_page has made the file (File.is_modified() reads the file's mtime:
+    a crash on a missing file)."""
+    for file in files:
+        source = _sources.get(file.src_uri)
+        if source is not None and not site_notebook_path(source.abs_src_path).exists():
+            file.is_modified = lambda: True
+    return nav
 
 
 @event_priority(10)  # before mkdocs-jupyter reads the notebook
