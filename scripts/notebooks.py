@@ -203,20 +203,27 @@ def site_notebook(path):
     from scripts.katex import render_markdown_math
 
     prepared = site_notebook_path(path)
-    if not prepared.exists():
-        notebook = copy.deepcopy(executed(path))
-        notebook.cells = _fold_answers(_place_quizzes(notebook.cells, path), path)
-        for number, cell in enumerate(notebook.cells, start=1):
-            if cell.cell_type == "markdown":
-                cell.source = render_markdown_math(cell.source)
-            elif cell.cell_type == "code":
-                cell.outputs = _plots_with_alt(cell, number, path)
-        prepared.parent.mkdir(parents=True, exist_ok=True)
-        prepared.write_text(nbformat.writes(notebook), encoding="utf-8")
-    for stale in CACHE.glob(f"site-*/{Path(path).stem}.ipynb"):
-        if stale != prepared:
-            stale.unlink()
-            stale.parent.rmdir()
+    CACHE.mkdir(parents=True, exist_ok=True)
+    # its own lock (executed() takes the other): the build's notebook process prepares the
+    # page right after running it, and the build's on_pre_page waits here for its result
+    with open(CACHE / ".site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not prepared.exists():
+            notebook = copy.deepcopy(executed(path))
+            notebook.cells = _fold_answers(_place_quizzes(notebook.cells, path), path)
+            for number, cell in enumerate(notebook.cells, start=1):
+                if cell.cell_type == "markdown":
+                    cell.source = render_markdown_math(cell.source)
+                elif cell.cell_type == "code":
+                    cell.outputs = _plots_with_alt(cell, number, path)
+            prepared.parent.mkdir(parents=True, exist_ok=True)
+            tmp = prepared.with_suffix(".tmp")
+            tmp.write_text(nbformat.writes(notebook), encoding="utf-8")
+            tmp.replace(prepared)
+        for stale in CACHE.glob(f"site-*/{Path(path).stem}.ipynb"):
+            if stale != prepared:
+                stale.unlink()
+                stale.parent.rmdir()
     return prepared
 
 
@@ -315,4 +322,4 @@ def _plots_with_alt(cell, number, path):
 if __name__ == "__main__":  # python -m scripts.notebooks docs/06-training.py: fill the cache
     import sys
 
-    executed(sys.argv[1])
+    site_notebook(sys.argv[1])  # runs it (executed()), then prepares the page, off the build's path

@@ -91,8 +91,8 @@ def run(path, src_uri=None):
 
 # Imported once by the build's fork server (scripts/hooks/pages.py), so a page's process
 # starts with them loaded. Never micrograd or scripts: a page always runs their current code.
-PRELOAD = ["sybil", "graphviz", "markdown", "pymdownx.arithmatex", "nbformat", "numpy",
-           "matplotlib.pyplot"]
+PRELOAD = ["sybil", "graphviz", "markdown", "pymdownx.arithmatex", "nbformat", "jupytext",
+           "numpy", "matplotlib.pyplot"]
 
 
 def build_run(path, src_uri):

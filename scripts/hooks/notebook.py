@@ -8,8 +8,8 @@ notebook without outputs, NN-*/NN-*.ipynb.
 
 The execution starts in its own process before the build reads any file
 (on_pre_build), so it runs while the pages hook runs the Markdown pages and
-MkDocs renders the chapters before it; only on_pre_page of the notebook page
-waits for it (the cache's lock) and prepares the page from its result.
+MkDocs renders the chapters before it. That process also prepares the page
+(math, plots, folds); only on_pre_page of the notebook page waits for it.
 """
 
 import subprocess
