@@ -65,11 +65,13 @@ def visit_every_page(browser, origin, site):
             page.evaluate("document.querySelectorAll('pre > code').forEach(c => c.replaceChildren(c.textContent))")
         check = "([exclude, options]) => axe.run({exclude}, options).then(r => r.violations)"
         light = page.evaluate(check, [exclude, {"resultTypes": ["violations"]}])
-        page.emulate_media(color_scheme="dark")
         toggle = page.get_by_title("Switch to dark mode")
         if toggle.count():  # Material's pages: the reader's switch, then its colours settle
             toggle.click()
             page.wait_for_function("document.body.dataset.mdColorScheme === 'slate'")
+        # then the system's preference, for a page without the switch (a source page); after
+        # the click, since Material follows a change of preference and would hide the switch
+        page.emulate_media(color_scheme="dark")
         page.evaluate("Promise.all(document.getAnimations().map(a => a.finished))")
         exclude[0] = [".katex"]  # colour rules: the MathML is invisible, the rest takes the text's colour
         dark = page.evaluate(check, [exclude, {"resultTypes": ["violations"], "runOnly": DARK_RULES}])
