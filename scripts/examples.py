@@ -1,4 +1,5 @@
-"""Which fenced blocks of a page are Python examples, and how each one runs (Sybil).
+"""Which fenced blocks of a page are Python examples, and how each one runs (Sybil); and
+the text of a page out of Material's indented blocks (material_blocks).
 
 Sybil itself collects only fences whose info string is exactly `python`; a
 ```py, ```pycon or ```python title="x.py" fence would silently not run. Here
@@ -50,3 +51,24 @@ def python_blocks(document):
     parser = _AnyPythonFence(language="python")
     return sorted((r for r in parser.lexers(document) if PYTHON_INFO.fullmatch(
         r.lexemes["arguments"].strip())), key=lambda r: r.start)
+
+
+# !!! note "Title", ??? success "Answer", ???+ tip, === "Tab": Material's block syntax
+BLOCK_TITLE = re.compile(r'^(?P<indent>[ \t]*)(?:!!!|\?\?\?\+?|===)\s*(?P<kind>[\w-]*)\s*(?:"(?P<title>[^"]*)")?\s*$')
+
+
+def material_blocks(lines):
+    """(line, title) for each of `lines` (str): the line dedented out of the Material blocks
+    (admonitions, folds, tabs) it sits in, and BLOCK_TITLE's match if it opens one, else None.
+    One pair per line, so callers keep line numbers."""
+    open_blocks = []  # indents of the titles of the blocks we are inside
+    for line in lines:
+        indent = len(line) - len(line.lstrip())
+        while open_blocks and line.strip() and indent < open_blocks[-1] + 4:
+            open_blocks.pop()
+        depth = 4 * len(open_blocks)
+        line = line[depth:] if line[:depth].strip() == "" else line.lstrip()
+        title = BLOCK_TITLE.match(line)
+        if title:
+            open_blocks.append(indent)
+        yield line, title

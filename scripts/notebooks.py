@@ -26,14 +26,12 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from scripts import ROOT
 from scripts.directives import relative
-from scripts.examples import python_blocks
+from scripts.examples import material_blocks, python_blocks
 
 CACHE = ROOT / ".cache" / "notebooks"
 KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
 
 _COMMENT = re.compile(r"[ \t]*<!--.*?-->[ \t]*\n?", re.DOTALL)
-# !!! note "Title", ??? success "Answer", ???+ tip, === "Tab": Material's block syntax
-_BLOCK_TITLE = re.compile(r'^(?P<indent>[ \t]*)(?:!!!|\?\?\?\+?|===)\s*(?P<kind>[\w-]*)\s*(?:"(?P<title>[^"]*)")?\s*$')
 _PLACEHOLDER = re.compile(r"^[ \t]*\x00(\d+)\x00$")
 
 
@@ -78,19 +76,11 @@ def chapter_notebook(document):
 
 def _dedent_blocks(lines):
     """Material admonitions and tabs as a bold title and their content dedented."""
-    open_blocks = []  # indents of the titles of the blocks we are inside
-    for line in lines:
-        indent = len(line) - len(line.lstrip())
-        while open_blocks and line.strip() and indent < open_blocks[-1] + 4:
-            open_blocks.pop()
-        depth = 4 * len(open_blocks)
-        line = line[depth:] if line[:depth].strip() == "" else line.lstrip()
-        title = _BLOCK_TITLE.match(line)
+    for line, title in material_blocks(lines):
         if title:
             name = title.group("title") or title.group("kind").capitalize()
             yield f"{title.group('indent')}**{name}**"
             yield ""
-            open_blocks.append(indent)
         else:
             yield line
 

@@ -22,8 +22,9 @@ import re
 
 from markdown_it import MarkdownIt
 
+from scripts.examples import material_blocks
+
 SUPERSCRIPTS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
-_BLOCK_TITLE = re.compile(r'^(?P<indent>[ \t]*)(?:!!!|\?\?\?\+?|===)\s*[\w-]*\s*(?:"(?P<title>[^"]*)")?\s*$')
 _APPROXIMATE = re.compile(r"(about|≈|\\approx|roughly|nearly|around|some|~)\s*$")
 _NUMBER = re.compile(
     r"(?<![\w.^_\\])"                      # not inside a name, after a decimal point, exponent, subscript
@@ -101,19 +102,9 @@ def matches(number, known):
 
 def prose_lines(text):
     """(line number, text) of every run of prose in a Markdown page, math included."""
-    lines = text.split("\n")
-    depth = []  # indents of the admonitions and tabs we are inside
-    for i, line in enumerate(lines):  # their bodies are indented: dedent them, keep line numbers
-        indent = len(line) - len(line.lstrip())
-        while depth and line.strip() and indent < depth[-1] + 4:
-            depth.pop()
-        cut = 4 * len(depth)
-        line = line[cut:] if line[:cut].strip() == "" else line.lstrip()
-        title = _BLOCK_TITLE.match(line)
-        if title:
-            depth.append(indent)
-            line = title["title"] or ""
-        lines[i] = line
+    # the bodies of admonitions and tabs are indented: dedent them, keep line numbers
+    lines = [(title["title"] or "") if title else line
+             for line, title in material_blocks(text.split("\n"))]
     parser = MarkdownIt("commonmark").enable("table")
     for token in parser.parse("\n".join(lines)):
         if token.type != "inline" or token.map is None:

@@ -13,6 +13,8 @@
 //
 // A Run is stopped after 10 s, or after the exercise's data-timeout-ms.
 
+import { element, loadStylesheet } from "./dom.js";
+
 const here = import.meta.url;
 const DEFAULT_TIMEOUT_MS = 10000;
 const MAC = /Mac|iPhone|iPad/.test(navigator.platform);
@@ -24,24 +26,6 @@ const observer = "IntersectionObserver" in window
   ? new IntersectionObserver(onNear, { rootMargin: "400px 0px" })
   : null;
 for (const block of blocks) setUp(block);
-
-function loadStylesheet(href) {
-  if (document.querySelector(`link[href="${href}"]`)) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = href;
-  document.head.append(link);
-}
-
-function element(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value);
-  }
-  node.append(...children);
-  return node;
-}
 
 function setUp(block) {
   const name = block.dataset.exercise;

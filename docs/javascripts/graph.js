@@ -1,14 +1,6 @@
 // Shared by the widgets: a computation graph that Graphviz drew at build time, put into the
 // page and bound to by the ids micrograd.draw_dot gave its nodes and edges (never by
-// position), plus small DOM and session helpers.
-
-// element("button", {type: "button"}, "Run") -> <button type="button">Run</button>
-export function element(tag, attributes = {}, text = "") {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  if (text) node.textContent = text;
-  return node;
-}
+// position), plus the page's session state.
 
 // A widget's state survives a reload of the page (sessionStorage), and nothing else does.
 const key = (id) => `bv:${location.pathname}#${id}`;

@@ -19,6 +19,8 @@
 // Runs share the exercises' worker (python.js): one Python, one Run at a time,
 // stopped after 20 s (or the element's data-timeout-ms), restarted on the next Run.
 
+import { element, loadStylesheet } from "./dom.js";
+
 const here = import.meta.url;
 const DEFAULT_TIMEOUT_MS = 20000;
 const MAC = /Mac|iPhone|iPad/.test(navigator.platform);
@@ -44,24 +46,6 @@ function setUp(marker) {
   const page = { marker, lines, text: null, python: null, loading: null, blocks: [] };
   page.blocks = rendered.map((element, i) => setUpBlock(page, element, i));
   marker.runState = page; // the blocks and their state, for the browser tests
-}
-
-function loadStylesheet(href) {
-  if (document.querySelector(`link[href="${href}"]`)) return;
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = href;
-  document.head.append(link);
-}
-
-function element(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value);
-  }
-  node.append(...children);
-  return node;
 }
 
 function setUpBlock(page, code, i) {

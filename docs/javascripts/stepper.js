@@ -2,7 +2,8 @@
 // the site was built (scripts/widgets.py). What the reader sees is a function of (preset,
 // step) and every number in it is a string the build wrote: this script does no arithmetic.
 
-import { bindGraph, element, remember, recall } from "./graph.js";
+import { element } from "./dom.js";
+import { bindGraph, remember, recall } from "./graph.js";
 
 const PLAY_MS = 900;
 

@@ -2,7 +2,8 @@
 // Every order was run through micrograd while the site was built (scripts/widgets.py):
 // this script looks the reader's order up, it computes nothing.
 
-import { bindGraph, element, remember, recall } from "./graph.js";
+import { element } from "./dom.js";
+import { bindGraph, remember, recall } from "./graph.js";
 
 export async function init(root) {
   const data = await (await fetch(root.dataset.src)).json();
