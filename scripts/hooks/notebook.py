@@ -66,9 +66,8 @@ def on_nav(nav, config, files):
     changed page. By now mkdocs-jupyter has wrapped its File in a NotebookFile, which MkDocs
     asks before on_pre_page has made the file (File.is_modified() reads the file's mtime:
     a crash on a missing file)."""
-    for file in files:
-        source = _sources.get(file.src_uri)
-        if source is not None and not site_notebook_path(source.abs_src_path).exists():
+    for file in files:  # a notebook page's File lives where on_pre_page will write it
+        if file.src_uri in _sources and not Path(file.abs_src_path).exists():
             file.is_modified = lambda: True
     return nav
 
