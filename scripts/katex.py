@@ -4,13 +4,23 @@ Node.js process for the whole build, so pages ship HTML and MathML, and no KaTeX
     from scripts.katex import render
     render(r"\\frac{a}{b}", display=False)  # -> '<span class="katex">...</span>'
 
-`KatexExtension` is pymdownx.arithmatex with its output replaced by KaTeX's: the same
-`$...$`, `\\(...\\)` and `$$...$$` syntax, the same escapes, HTML instead of TeX left for a
-script. The notebook page uses `render` on its Markdown cells (scripts/notebooks.py).
+In two steps, so that the search index holds the TeX a reader types, not KaTeX's output
+(three copies of every formula, e.g. "zzz" for $z$), and does not parse its thousands of tags:
+
+1. `KatexExtension` is pymdownx.arithmatex in its generic mode: the same `$...$`, `\\(...\\)`
+   and `$$...$$` syntax and escapes, each formula in a wrapper, `<span class="arithmatex">
+   \\(...\\)</span>` or `<div class="arithmatex">\\[...\\]</div>`. It renders each formula as
+   it meets it, so a formula KaTeX cannot parse fails while its page is read.
+2. `render_wrappers(html)` puts KaTeX's HTML into every wrapper of a finished page (the math
+   hook's on_post_page, after the search plugin has read the page).
+
+The notebook page's Markdown cells get the same wrappers (`render_markdown_math`,
+scripts/notebooks.py).
 """
 
 import atexit
 import functools
+import html
 import json
 import re
 import shutil
@@ -18,6 +28,7 @@ import subprocess
 import threading
 import xml.etree.ElementTree as etree
 
+from markdown.util import AtomicString
 from pymdownx import arithmatex
 
 from scripts import ROOT
@@ -97,47 +108,71 @@ _MARKDOWN_SYNTAX = {ord(c): f"&#{ord(c)};" for c in "\\`*_[]$~"}
 
 
 def render_markdown_math(markdown):
-    """Markdown with every `$...$` and `$$...$$` replaced by KaTeX's HTML (a str).
+    """Markdown with every `$...$` and `$$...$$` in an arithmatex wrapper (a str), for
+    render_wrappers() to fill once the page is HTML.
 
     For Markdown read by another renderer (the notebook's cells, through
     nbconvert): the math syntax is arithmatex's own; code spans and fences are
-    left alone; the HTML is written so that Markdown leaves it intact.
+    left alone; the TeX is written so that Markdown leaves it intact.
     Raises KatexError naming a formula KaTeX cannot parse.
     """
     parts = _CODE.split(markdown)
     for i in range(0, len(parts), 2):  # even parts are outside code
-        parts[i] = _DISPLAY.sub(lambda m: _as_markdown(render(m["math"], True)), parts[i])
+        parts[i] = _DISPLAY.sub(lambda m: _as_markdown(_wrapper(m["math"], True)), parts[i])
         parts[i] = _INLINE.sub(
-            lambda m: m[0] if m[3] is None else _as_markdown(render(m[3], False)), parts[i])
+            lambda m: m[0] if m[3] is None else _as_markdown(_wrapper(m[3], False)), parts[i])
     return "".join(parts)
 
 
-def _as_markdown(html):
-    return html.translate(_MARKDOWN_SYNTAX)
+def render_wrappers(page):
+    """The HTML `page` (a str) with KaTeX's HTML inside each arithmatex wrapper that still
+    holds TeX; the wrappers stay. Raises KatexError naming a formula KaTeX cannot parse."""
+    def fill(match):
+        tex = html.unescape(match["tex"])
+        display = tex.startswith("\\[")
+        if not tex.startswith(("\\(", "\\[")) or not tex.endswith("\\]" if display else "\\)"):
+            raise KatexError(f"a math wrapper without \\(...\\) or \\[...\\]: {match[0][:80]}")
+        return f'<{match["tag"]} class="arithmatex">{render(tex[2:-2], display)}</{match["tag"]}>'
+
+    return _WRAPPER.sub(fill, page)
+
+
+def _wrapper(tex, display):
+    """arithmatex's wrapper of one formula, checked by KaTeX now (render() keeps the result)."""
+    render(tex, display)
+    tag, wrapped = ("div", f"\\[{tex}\\]") if display else ("span", f"\\({tex}\\)")
+    return f'<{tag} class="arithmatex">{html.escape(wrapped, quote=False)}</{tag}>'
+
+
+def _as_markdown(text):
+    return text.translate(_MARKDOWN_SYNTAX)
 
 
 _CODE = re.compile(r"(```.*?```|`[^`\n]*`)", re.DOTALL)
 _DISPLAY = re.compile(arithmatex.RE_DOLLAR_BLOCK, re.DOTALL)
 _INLINE = re.compile(arithmatex.RE_SMART_DOLLAR_INLINE, re.DOTALL)
+# a wrapper still holding TeX (escaped: no "<" in it), not one already filled by KaTeX
+_WRAPPER = re.compile(r'<(?P<tag>span|div) class="arithmatex">(?P<tex>[^<]*)</(?P=tag)>')
 
 
 class _InlineMath(arithmatex.InlineArithmatexPattern):
     def handleMatch(self, m, data):
         element, start, end = super().handleMatch(m, data)
         if isinstance(element, etree.Element):  # a formula; a str is an escaped dollar
-            tex = m.group(3) if m.group(3) is not None else m.group(6)
-            element.text = self.md.htmlStash.store(render(tex, display=False))
+            render(m.group(3) if m.group(3) is not None else m.group(6), display=False)
         return element, start, end
 
 
 class _BlockMath(arithmatex.BlockArithmatexProcessor):
     def generic_output(self, parent, math):
+        render(math, display=True)
         element = etree.SubElement(parent, "div", {"class": "arithmatex"})
-        element.text = self.parser.md.htmlStash.store(render(math, display=True))
+        element.text = AtomicString(f"\\[{math}\\]")  # escaped once, when the page is written
 
 
 class KatexExtension(arithmatex.ArithmatexExtension):
-    """pymdownx.arithmatex (generic mode) whose formulas KaTeX renders during the build."""
+    """pymdownx.arithmatex (generic mode) whose formulas KaTeX checks as the page is read;
+    render_wrappers() puts KaTeX's HTML in place once the page is written."""
 
     def extendMarkdown(self, md):
         self.setConfig("generic", True)

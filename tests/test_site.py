@@ -85,6 +85,27 @@ def test_no_page_refers_to_a_resource_on_another_host(site):
     assert not offending, offending
 
 
+def test_search_indexes_each_formula_as_its_tex_not_as_katex_output(site):
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+
+    def squeezed(text):  # the index collapses whitespace; KaTeX trims and escapes the TeX
+        return re.sub(r"\s+", "", htmllib.unescape(text))
+
+    checked = 0
+    for path, _ in page_urls(site):
+        page = (site / path / "index.html").read_text(encoding="utf-8")
+        formulas = re.findall(r'<annotation encoding="application/x-tex">(.*?)</annotation>', page, re.DOTALL)
+        where = "" if path == "." else f"{path}/"
+        entries = [d for d in index["docs"] if d["location"].split("#")[0] == where]
+        text = squeezed(" ".join(d["title"] + " " + d["text"] for d in entries))
+        assert entries, path
+        assert "katex" not in text and "\u200b" not in text, path  # no KaTeX markup or its spacing
+        for tex in formulas:
+            assert any(f"{o}{squeezed(tex)}{c}" in text for o, c in [("\\(", "\\)"), ("\\[", "\\]")]), (path, tex)
+        checked += len(formulas)
+    assert checked > 500  # the site has about 750: the test did not pass on none
+
+
 def test_math_is_rendered_in_the_html_and_no_page_loads_katex_script(site):
     with_math = 0
     for path, _ in page_urls(site):

@@ -3,6 +3,8 @@
 `$...$` and `$$...$$` become KaTeX's HTML and MathML in the page itself, so
 math reads correctly with JavaScript off and no page loads KaTeX's script;
 the site serves only KaTeX's CSS and fonts (scripts/hooks/assets.py).
+KaTeX's HTML goes in after the search plugin has read the page, which then
+indexes each formula's TeX.
 """
 
 import sys
@@ -11,7 +13,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # loaded by path: make `scripts` importable
 sys.dont_write_bytecode = True  # a __pycache__ under a watched folder would make `serve` rebuild again
 
-from scripts.katex import KatexExtension
+from mkdocs.exceptions import PluginError
+
+from scripts.katex import KatexError, KatexExtension, render_wrappers
 
 
 def on_config(config):
@@ -19,3 +23,10 @@ def on_config(config):
         raise ValueError("remove pymdownx.arithmatex from mkdocs.yml: scripts/hooks/math.py renders math")
     config.markdown_extensions.append(KatexExtension())
     return config
+
+
+def on_post_page(output, page, config):
+    try:
+        return render_wrappers(output)
+    except KatexError as error:
+        raise PluginError(f"docs/{page.file.src_uri}: {error}") from error
