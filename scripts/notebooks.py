@@ -152,7 +152,9 @@ def executed(path, timeout=600):
             notebook = jupytext.read(path)
             notebook.cells = _with_quiz_cells(notebook.cells, path)
             notebook.metadata["kernelspec"] = KERNELSPEC
+            # "immediate": the kernel holds nothing to save, and a graceful shutdown waits 0.8 s
             nbclient.NotebookClient(notebook, timeout=timeout, kernel_name="python3",
+                                    shutdown_kernel="immediate",
                                     resources={"metadata": {"path": str(ROOT)}}).execute()
             tmp = cached.with_suffix(".tmp")
             nbformat.write(notebook, tmp)
@@ -160,6 +162,7 @@ def executed(path, timeout=600):
             for stale in CACHE.glob("*.ipynb"):
                 if stale != cached:
                     stale.unlink()
+            return notebook
     return nbformat.read(cached, as_version=4)
 
 
@@ -311,5 +314,10 @@ def _plots_with_alt(cell, number, path):
 
 if __name__ == "__main__":  # python -m scripts.notebooks docs/06-training.py: fill the cache
     import sys
+    import threading
 
+    from scripts import katex
+
+    # KaTeX's Node.js process starts while the kernel runs, not after it
+    threading.Thread(target=katex.render, args=("1",), daemon=True).start()
     site_notebook(sys.argv[1])  # runs it (executed()), then prepares the page, off the build's path

@@ -14,15 +14,19 @@ MkDocs renders the chapters before it. That process also prepares the page
 
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # loaded by path: make `scripts` importable
 sys.dont_write_bytecode = True  # a __pycache__ under a watched folder would make `serve` rebuild again
 
 import jupytext
+import nbformat
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
+from mkdocs_jupyter import convert
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from scripts import ROOT
 from scripts.notebooks import cached, site_notebook, site_notebook_path
@@ -76,6 +80,8 @@ def on_nav(nav, config, files):
 def on_pre_page(page, config, files):
     source = _sources.get(page.file.src_uri)
     if source is not None:
+        if not Path(page.file.abs_src_path).exists():  # still running: nothing else to do meanwhile
+            _warm_up_converter()
         try:  # waits for the process on_pre_build started; runs the notebook itself if that failed
             site_notebook(source.abs_src_path)
         except Exception as error:  # a failing cell: its source and traceback
@@ -88,6 +94,19 @@ def on_pre_page(page, config, files):
 def on_post_build(config):
     while _started:
         _started.pop().wait()
+
+
+def _warm_up_converter():
+    """Convert a two-cell notebook with mkdocs-jupyter: its first conversion compiles
+    nbconvert's templates and regular expressions (0.3-0.4 s), and the page's one, which the
+    build waits for, then finds them ready."""
+    notebook = new_notebook(cells=[new_markdown_cell("# A title\n\nSome *text*, `code`."),
+                                   new_code_cell("print(1)", outputs=[new_output(
+                                       "stream", name="stdout", text="1\n")])])
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "warm-up.ipynb"
+        path.write_text(nbformat.writes(notebook), encoding="utf-8")
+        convert.nb2html(str(path))
 
 
 def _is_notebook_chapter(file):
