@@ -9,7 +9,8 @@ notebook without outputs, NN-*/NN-*.ipynb.
 The execution starts in its own process before the build reads any file
 (on_pre_build), so it runs while the pages hook runs the Markdown pages and
 MkDocs renders the chapters before it. That process also prepares the page
-(math, plots, folds); only on_pre_page of the notebook page waits for it.
+(math, plots, folds); only on_pre_page of the notebook page waits for it, and
+while it waits it does ahead what it can of the work that follows (_warm_up).
 """
 
 import subprocess
@@ -29,6 +30,7 @@ from mkdocs_jupyter import convert
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from scripts import ROOT
+from scripts.katex import render_markdown_math
 from scripts.notebooks import cached, site_notebook, site_notebook_path
 
 _started = []  # processes executing notebooks, started by on_pre_build
@@ -80,9 +82,10 @@ def on_nav(nav, config, files):
 def on_pre_page(page, config, files):
     source = _sources.get(page.file.src_uri)
     if source is not None:
-        if not Path(page.file.abs_src_path).exists():  # still running: nothing else to do meanwhile
-            _warm_up_converter()
-        try:  # waits for the process on_pre_build started; runs the notebook itself if that failed
+        try:
+            if not Path(page.file.abs_src_path).exists():  # still running: nothing else to do meanwhile
+                _warm_up(source.abs_src_path)
+            # waits for the process on_pre_build started; runs the notebook itself if that failed
             site_notebook(source.abs_src_path)
         except Exception as error:  # a failing cell: its source and traceback
             message = str(error)
@@ -96,17 +99,21 @@ def on_post_build(config):
         _started.pop().wait()
 
 
-def _warm_up_converter():
-    """Convert a two-cell notebook with mkdocs-jupyter: its first conversion compiles
-    nbconvert's templates and regular expressions (0.3-0.4 s), and the page's one, which the
-    build waits for, then finds them ready."""
+def _warm_up(path):
+    """What the build does once the notebook is ready, done while it runs: KaTeX renders its
+    Markdown cells' formulas (render() keeps them for the math hook's on_post_page), and
+    mkdocs-jupyter converts a two-cell notebook, as its first conversion compiles nbconvert's
+    templates and regular expressions (0.3-0.4 s)."""
+    for cell in jupytext.read(path).cells:
+        if cell.cell_type == "markdown":
+            render_markdown_math(cell.source)
     notebook = new_notebook(cells=[new_markdown_cell("# A title\n\nSome *text*, `code`."),
                                    new_code_cell("print(1)", outputs=[new_output(
                                        "stream", name="stdout", text="1\n")])])
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "warm-up.ipynb"
-        path.write_text(nbformat.writes(notebook), encoding="utf-8")
-        convert.nb2html(str(path))
+        warm = Path(folder) / "warm-up.ipynb"
+        warm.write_text(nbformat.writes(notebook), encoding="utf-8")
+        convert.nb2html(str(warm))
 
 
 def _is_notebook_chapter(file):
