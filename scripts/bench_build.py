@@ -139,11 +139,11 @@ def main(argv=None):
                 counts["micrograd/ edit"].append(builds)
         finally:
             serve.stop()
-    print(f"{'what':<18}{'median s':>10}{'runs (s)':>28}{'goal s':>8}{'rebuilds per save':>20}")
+    print(f"{'what':<18}{'median s':>10}  {'runs (s)':<40}{'goal s':>8}{'rebuilds per save':>20}")
     for name, goal in GOALS.items():
         runs = results[name]
         verdict = "ok" if statistics.median(runs) <= goal else "OVER"
-        print(f"{name:<18}{statistics.median(runs):>10.2f}{', '.join(f'{s:.2f}' for s in runs):>28}"
+        print(f"{name:<18}{statistics.median(runs):>10.2f}  {', '.join(f'{s:.2f}' for s in runs):<40}"
               f"{goal:>8.0f}{', '.join(map(str, counts[name])):>20}  {verdict}")
     return 0
 
