@@ -46,10 +46,13 @@ def visit_every_page(browser, origin, site):
     One load per page serves both schemes: loading every page twice was a third of the
     suite's browser time.
     """
-    context = browser.new_context(color_scheme="light")
     results = {}
     for path, url in [*page_urls(site), ("_sources", "/_sources/04-engine.md.html")]:
-        page = context.new_page()  # a page per visit: its own request and console logs
+        # a context per visit: its own request and console logs, and nothing Material stored
+        # on the page before (with one context and localStorage.clear() after each page, a
+        # page opened dark once in CI, its "Switch to dark mode" hidden)
+        context = browser.new_context(color_scheme="light")
+        page = context.new_page()
         requests, errors = [], []
         page.on("request", lambda r, requests=requests: requests.append(r.url))
         page.on("console", lambda m, errors=errors: m.type == "error" and errors.append(m.text))
@@ -75,11 +78,9 @@ def visit_every_page(browser, origin, site):
         page.evaluate("Promise.all(document.getAnimations().map(a => a.finished))")
         exclude[0] = [".katex"]  # colour rules: the MathML is invisible, the rest takes the text's colour
         dark = page.evaluate(check, [exclude, {"resultTypes": ["violations"], "runOnly": DARK_RULES}])
-        page.evaluate("localStorage.clear()")  # the next page opens in light mode again
         results[path] = {"requests": requests, "errors": errors, "images": images,
                          "axe": light, "dark": dark}
-        page.close()
-    context.close()
+        context.close()
     return results
 
 
