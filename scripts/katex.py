@@ -93,14 +93,21 @@ _server = _Server()
 atexit.register(_server.close)
 
 
-@functools.lru_cache(maxsize=4096)
 def render(tex, display=False):
     """KaTeX's HTML (with MathML for screen readers) for one formula, as a str.
 
     tex: the formula without delimiters. display: True for a centred block.
-    Raises KatexError, naming the formula, when KaTeX cannot parse it.
+    Raises KatexError, naming the formula, when KaTeX cannot parse it. Each
+    formula is rendered once per process: a page checks it as it is read, and
+    render_wrappers() finds it ready.
     """
-    return _server.render(tex.strip(), display)
+    return _rendered(tex.strip(), bool(display))
+
+
+@functools.lru_cache(maxsize=4096)
+def _rendered(tex, display):
+    # one key per formula: an lru_cache keys f(t, display=True) and f(t, True) apart
+    return _server.render(tex, display)
 
 
 # Characters Markdown would read as syntax; as entities they survive the notebook's Markdown pass.

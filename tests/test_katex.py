@@ -4,6 +4,7 @@ HTML in them once it is written, and a clear error for TeX that KaTeX cannot par
 import markdown
 import pytest
 
+from scripts import katex
 from scripts.katex import KatexError, KatexExtension, render, render_markdown_math, render_wrappers
 
 
@@ -17,6 +18,18 @@ def test_a_page_keeps_the_tex_until_it_is_written_then_gets_katex_html():
     fraction = render("\\frac{dz}{dx} = 2", display=True)
     assert f'<div class="arithmatex">{fraction}</div>' in written
     assert render_wrappers(written) == written  # a filled wrapper is left alone
+
+
+def test_each_formula_goes_to_katex_once_when_the_page_is_read_not_again_when_it_is_written(monkeypatch):
+    asked = []
+    server_render = katex._server.render
+    monkeypatch.setattr(katex._server, "render", lambda tex, display: asked.append(tex) or server_render(tex, display))
+    katex._rendered.cache_clear()
+    read = markdown.markdown("$a + b$ and $c$, then $a + b$ again\n\n$$\\sum_i x_i$$\n", extensions=[KatexExtension()])
+    assert sorted(asked) == ["\\sum_i x_i", "a + b", "c"]
+    written = render_wrappers(read)
+    assert sorted(asked) == ["\\sum_i x_i", "a + b", "c"]  # the math hook's fill: all from the cache
+    assert written.count('class="katex"') == 3 + 1
 
 
 def test_the_notebook_cells_get_the_same_wrappers_through_markdown_syntax():
