@@ -133,13 +133,14 @@ def cached(path):
     return (CACHE / f"{cache_key(path)}.ipynb").exists()
 
 
-def executed(path, timeout=600):
+def executed(path, timeout=600, kernel=None):
     """The notebook at `path` executed in a python3 kernel (cwd: the repository), as a NotebookNode.
 
     Cached in .cache/notebooks/ under cache_key(path); a file lock makes
-    parallel builds and test workers run it once. Raises
-    nbclient.exceptions.CellExecutionError (with the cell and traceback) if
-    a cell fails.
+    parallel builds and test workers run it once. kernel: a started
+    jupyter_client KernelManager to run it in (its owner shuts it down), or
+    None for a kernel of its own. Raises nbclient.exceptions.CellExecutionError
+    (with the cell and traceback) if a cell fails.
     """
     import nbclient
 
@@ -153,7 +154,7 @@ def executed(path, timeout=600):
             notebook.cells = _with_quiz_cells(notebook.cells, path)
             notebook.metadata["kernelspec"] = KERNELSPEC
             # "immediate": the kernel holds nothing to save, and a graceful shutdown waits 0.8 s
-            nbclient.NotebookClient(notebook, timeout=timeout, kernel_name="python3",
+            nbclient.NotebookClient(notebook, km=kernel, timeout=timeout, kernel_name="python3",
                                     shutdown_kernel="immediate",
                                     resources={"metadata": {"path": str(ROOT)}}).execute()
             tmp = cached.with_suffix(".tmp")
@@ -181,7 +182,7 @@ def site_notebook_path(path):
     return CACHE / f"site-{key.hexdigest()[:16]}" / f"{Path(path).stem}.ipynb"
 
 
-def site_notebook(path):
+def site_notebook(path, kernel=None):
     """The executed notebook prepared for the site: a path to an .ipynb in .cache/notebooks/.
 
     Markdown cells get their math rendered by KaTeX (scripts/katex.py); each
@@ -191,7 +192,7 @@ def site_notebook(path):
     folds into one `<details>` below its question, as in the Markdown
     chapters. Raises ValueError naming the cell when a plot has no alt text
     or an answer cell holds anything but text output, and what executed()
-    raises.
+    raises; kernel goes to executed().
     """
     from scripts.katex import render_markdown_math
 
@@ -202,7 +203,7 @@ def site_notebook(path):
     with open(CACHE / ".site.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not prepared.exists():
-            notebook = copy.deepcopy(executed(path))
+            notebook = copy.deepcopy(executed(path, kernel=kernel))
             notebook.cells = _fold_answers(_place_quizzes(notebook.cells, path), path)
             for number, cell in enumerate(notebook.cells, start=1):
                 if cell.cell_type == "markdown":
@@ -310,14 +311,3 @@ def _plots_with_alt(cell, number, path):
         html = f'<img class="plot" alt="{alt}" src="data:image/png;base64,{png.strip()}">'
         outputs.append(nbformat.v4.new_output("display_data", data={"text/html": html}))
     return outputs
-
-
-if __name__ == "__main__":  # python -m scripts.notebooks docs/06-training.py: fill the cache
-    import sys
-    import threading
-
-    from scripts import katex
-
-    # KaTeX's Node.js process starts while the kernel runs, not after it
-    threading.Thread(target=katex.render, args=("1",), daemon=True).start()
-    site_notebook(sys.argv[1])  # runs it (executed()), then prepares the page, off the build's path

@@ -152,3 +152,28 @@ def test_a_dirty_rebuild_treats_a_notebook_not_yet_run_as_changed(tmp_path, monk
         page.is_modified()  # what MkDocs met before: the wrapper reads the missing file's mtime
     hook.on_nav(None, config, wrapped)
     assert page.is_modified() is True
+
+
+def test_the_build_process_runs_the_notebook_in_the_kernel_it_started_first_then_stops_it(
+        tmp_path, monkeypatch):
+    """scripts/run_notebook.py, the process the notebook hook starts: the kernel it starts
+    before its imports is the one the cells run in, the run fills the cache, and the
+    kernel is gone afterwards."""
+    from scripts import notebooks, run_notebook
+
+    monkeypatch.setattr(notebooks, "CACHE", tmp_path / "cache")  # not the build's cache
+    page = tmp_path / "06-tiny.py"
+    page.write_text("# %% [markdown]\n# # A page\n\n# %%\nimport os\nprint(os.getpid())\n")
+    started = []
+    start_kernel = run_notebook.KernelManager.start_kernel
+
+    def start_and_note(kernel, **options):
+        start_kernel(kernel, **options)
+        started.append((kernel, kernel.provisioner.process.pid))
+
+    monkeypatch.setattr(run_notebook.KernelManager, "start_kernel", start_and_note)
+    run_notebook.main(page)
+    [(kernel, pid)] = started
+    assert printed_text(execute(page)) == f"{pid}\n"  # from the cache: the run printed its kernel's pid
+    assert notebooks.site_notebook_path(page).exists()
+    assert not kernel.is_alive()

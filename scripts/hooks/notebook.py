@@ -6,8 +6,8 @@ with alt text), and handed to mkdocs-jupyter as NN-*.ipynb, which turns it
 into the page without executing anything. The page's download is the same
 notebook without outputs, NN-*/NN-*.ipynb.
 
-The execution starts in its own process before the build reads any file
-(on_pre_build), so it runs while the pages hook runs the Markdown pages and
+The execution starts in its own process (scripts/run_notebook.py) before the
+build reads any file (on_pre_build), so it runs while the pages hook runs the Markdown pages and
 MkDocs renders the chapters before it. That process also prepares the page
 (math, plots, folds); only on_pre_page of the notebook page waits for it, and
 while it waits it does ahead what it can of the work that follows (_warm_up).
@@ -40,7 +40,7 @@ _sources = {}  # the notebook page's src_uri -> the File of its docs/NN-*.py
 def on_pre_build(config):
     for path in sorted(Path(config["docs_dir"]).glob("[0-9][0-9]-*.py")):
         if not cached(path):
-            _started.append(subprocess.Popen([sys.executable, "-m", "scripts.notebooks", str(path)],
+            _started.append(subprocess.Popen([sys.executable, "-m", "scripts.run_notebook", str(path)],
                                              cwd=ROOT, stdout=subprocess.DEVNULL,
                                              stderr=subprocess.DEVNULL))
 
