@@ -117,6 +117,18 @@ def _code_cells(source, hidden):
 
 # --- The training notebook ---------------------------------------------------------
 
+def download_notebook(path):
+    """The notebook chapter at `path` (jupytext percent format) as the page's download:
+    notebook JSON text (nbformat 4) without outputs, the same bytes for the same source."""
+    notebook = jupytext.read(path)
+    for number, cell in enumerate(notebook.cells, start=1):
+        cell.id = f"cell-{number}"  # jupytext draws random ids
+    how_read = notebook.metadata.get("jupytext", {})
+    if "cell_metadata_filter" in how_read:  # jupytext lists the keys in set order, which varies by process
+        how_read["cell_metadata_filter"] = ",".join(sorted(how_read["cell_metadata_filter"].split(",")))
+    return jupytext.writes(notebook, fmt="ipynb")
+
+
 def cache_key(path):
     """sha256 of the notebook, every micrograd/*.py and the quiz code: what its outputs depend on."""
     from scripts import katex, quizzes

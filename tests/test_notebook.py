@@ -177,3 +177,17 @@ def test_the_build_process_runs_the_notebook_in_the_kernel_it_started_first_then
     assert printed_text(execute(page)) == f"{pid}\n"  # from the cache: the run printed its kernel's pid
     assert notebooks.site_notebook_path(page).exists()
     assert not kernel.is_alive()
+
+
+def test_the_training_page_download_is_the_same_bytes_in_every_process():
+    """Python's hash seed changes per process, and with it the order of a set: a download
+    made in four processes is one file."""
+    import os
+    import subprocess
+    import sys
+
+    make = f"from scripts.notebooks import download_notebook; print(download_notebook({str(NOTEBOOK)!r}), end='')"
+    downloads = {subprocess.run([sys.executable, "-c", make], cwd=ROOT, check=True, capture_output=True, text=True,
+                                env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(4)}
+    assert len(downloads) == 1
+    assert json.loads(downloads.pop())["cells"][0]["id"] == "cell-1"

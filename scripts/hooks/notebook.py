@@ -31,7 +31,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_outp
 
 from scripts import ROOT
 from scripts.katex import render_markdown_math
-from scripts.notebooks import cached, site_notebook, site_notebook_path
+from scripts.notebooks import cached, download_notebook, site_notebook, site_notebook_path
 
 _started = []  # processes executing notebooks, started by on_pre_build
 _sources = {}  # the notebook page's src_uri -> the File of its docs/NN-*.py
@@ -59,11 +59,8 @@ def on_files(files, config):
         page.source_path = source.abs_src_path  # for scripts/hooks/sources.py
         _sources[page.src_uri] = source
         files.append(page)
-        download = jupytext.read(source.abs_src_path)
-        for number, cell in enumerate(download.cells, start=1):
-            cell.id = f"cell-{number}"  # jupytext draws random ids: the same source, the same bytes
         files.append(File.generated(config, f"{stem}/{stem}.ipynb",
-                                    content=jupytext.writes(download, fmt="ipynb")))
+                                    content=download_notebook(source.abs_src_path)))
     return files
 
 
