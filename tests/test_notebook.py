@@ -179,6 +179,42 @@ def test_the_build_process_runs_the_notebook_in_the_kernel_it_started_first_then
     assert not kernel.is_alive()
 
 
+def test_while_the_notebook_runs_every_other_page_is_built_then_its_page_is_read(tmp_path, monkeypatch):
+    """A cold build (the notebook hook's on_nav, on_env and on_page_context), in a real
+    strict build: MkDocs writes every other page before the notebook page waits for its
+    notebook; that page is then read and built with the notebook's outputs and math."""
+    import shutil
+
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    from scripts.notebooks import site_notebook
+
+    ready = site_notebook(NOTEBOOK)  # the page's notebook, from the cache (run now if it is not there)
+    site = tmp_path / "site"
+    config = load_config(str(ROOT / "mkdocs.yml"), site_dir=str(site))
+    hook = config.plugins["scripts/hooks/notebook.py"]
+    running = tmp_path / "site-0123456789abcdef" / "06-training.ipynb"  # not there yet: still running
+    built_before = []
+
+    def wait_for_the_notebook(path):
+        built_before.extend(sorted(str(page.parent.relative_to(site)) for page in site.rglob("index.html")))
+        running.parent.mkdir()
+        shutil.copy(ready, running)
+        return running
+
+    monkeypatch.setattr(hook, "cached", lambda path: True)  # no notebook process
+    monkeypatch.setattr(hook, "site_notebook_path", lambda path: running)
+    monkeypatch.setattr(hook, "site_notebook", wait_for_the_notebook)
+    monkeypatch.setattr(hook, "_warm_up", lambda path: None)
+    build(config)
+    chapters = sorted(page.stem for page in (ROOT / "docs").glob("[0-9][0-9]-*.md"))
+    assert built_before == [".", *chapters]  # the home page and every Markdown chapter
+    page = (site / "06-training" / "index.html").read_text(encoding="utf-8")
+    assert "first step with 100% accuracy" in page and 'class="katex"' in page
+    assert "6. Training a network" in page.split("</title>")[0]
+
+
 def test_the_training_page_download_is_the_same_bytes_in_every_process():
     """Python's hash seed changes per process, and with it the order of a set: a download
     made in four processes is one file."""

@@ -7,10 +7,13 @@ into the page without executing anything. The page's download is the same
 notebook without outputs, NN-*/NN-*.ipynb.
 
 The execution starts in its own process (scripts/run_notebook.py) before the
-build reads any file (on_pre_build), so it runs while the pages hook runs the Markdown pages and
-MkDocs renders the chapters before it. That process also prepares the page
-(math, plots, folds); only on_pre_page of the notebook page waits for it, and
-while it waits it does ahead what it can of the work that follows (_warm_up).
+build reads any file (on_pre_build), so it runs while the pages hook runs the
+Markdown pages. That process also prepares the page (math, plots, folds).
+MkDocs reads every page before it builds any; while the notebook runs, its
+page sits out that reading (on_nav) and is read when its turn to be built
+comes, last (on_page_context), so every other page is built meanwhile. Only
+then does the build wait for the notebook (on_pre_page), doing ahead what it
+can of the work that follows (_warm_up).
 """
 
 import subprocess
@@ -35,6 +38,7 @@ from scripts.notebooks import cached, download_notebook, site_notebook, site_not
 
 _started = []  # processes executing notebooks, started by on_pre_build
 _sources = {}  # the notebook page's src_uri -> the File of its docs/NN-*.py
+_unread = {}  # the src_uri of a notebook page read at its build (on_nav) -> the build's Files
 
 
 def on_pre_build(config):
@@ -65,14 +69,41 @@ def on_files(files, config):
 
 
 def on_nav(nav, config, files):
-    """For `serve --dirty`: a notebook not prepared yet (it or micrograd/ changed) is a
-    changed page. By now mkdocs-jupyter has wrapped its File in a NotebookFile, which MkDocs
-    asks before on_pre_page has made the file (File.is_modified() reads the file's mtime:
-    a crash on a missing file)."""
-    for file in files:  # a notebook page's File lives where on_pre_page will write it
+    """A notebook page whose notebook still runs (it or micrograd/ changed) is read at its
+    build, not with the other pages: MkDocs reads every page before it builds any, so a
+    wait in the reading would hold back every page's build. Until on_env it is no
+    documentation page, and MkDocs' reading passes it by; on_page_context reads it.
+
+    Also for `serve --dirty`: such a page is a changed page. By now mkdocs-jupyter has
+    wrapped its File in a NotebookFile, which MkDocs asks before the file exists
+    (File.is_modified() reads the file's mtime: a crash on a missing file)."""
+    _unread.clear()
+    for file in files:  # a notebook page's File lives where the notebook process will write it
         if file.src_uri in _sources and not Path(file.abs_src_path).exists():
             file.is_modified = lambda: True
+            file.is_documentation_page = lambda: False
+            _unread[file.src_uri] = files
     return nav
+
+
+@event_priority(100)  # first: no other hook should see it as anything but a page
+def on_env(env, config, files):
+    for file in files:
+        if file.src_uri in _unread:
+            del file.is_documentation_page  # a page again; on_files put it last, so it is built last
+    return env
+
+
+@event_priority(100)  # before the search plugin and the other hooks read the page's content
+def on_page_context(context, page, config, nav):
+    files = _unread.pop(page.file.src_uri, None)
+    if files is not None:  # what MkDocs does as it reads a page (mkdocs.commands.build._populate_page)
+        page = config.plugins.on_pre_page(page, config=config, files=files)  # waits for the notebook
+        page.read_source(config)
+        page.markdown = config.plugins.on_page_markdown(page.markdown, page=page, config=config, files=files)
+        page.render(config, files)
+        page.content = config.plugins.on_page_content(page.content, page=page, config=config, files=files)
+    return context
 
 
 @event_priority(10)  # before mkdocs-jupyter reads the notebook
