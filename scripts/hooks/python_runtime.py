@@ -39,15 +39,14 @@ import sys
 import zipfile
 from pathlib import Path, PurePosixPath
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))  # MkDocs loads this file by path; make `scripts` importable
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # loaded by path: make `scripts` importable
+sys.dont_write_bytecode = True  # a __pycache__ under a watched folder would make `serve` rebuild again
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
-from scripts import blocks, exercises
+from scripts import ROOT, blocks, exercises
 
 PYODIDE = re.compile(r"assets/pyodide/[^/]+/pyodide\.mjs")  # where scripts/hooks/assets.py serves it
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
