@@ -200,3 +200,23 @@ def test_a_skip_is_reported_at_its_page_and_line(tmp_path):
     assert "SKIPPED [1] docs/page.md:17: x is one here" in output
     assert "unittest.py" not in output
     assert "4 passed, 2 skipped" in output  # two blocks and the two skip comments pass
+
+
+def test_the_build_runs_pages_at_the_lowest_cpu_priority_and_nothing_else():
+    """The build's fork server imports scripts.low_priority first (PRELOAD): the page processes
+    it forks run at niceness 19, below the training notebook's kernel; the build itself does not."""
+    check = """
+import multiprocessing, os
+from scripts.pages import PRELOAD
+if __name__ == "__main__":
+    before = os.nice(0)
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(PRELOAD)
+    with context.Pool(1) as pool:
+        print(before, pool.apply(os.nice, (0,)), os.nice(0))
+"""
+    printed = subprocess.run([sys.executable, "-c", check], cwd=ROOT, check=True, capture_output=True,
+                             text=True).stdout
+    before, page, after = map(int, printed.split())
+    assert page == 19
+    assert after == before
