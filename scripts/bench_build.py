@@ -49,7 +49,9 @@ def copy_repository(target):
 
 
 def environment():
-    return {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+    # as scripts/dev.sh runs MkDocs (NBCONVERT_DISABLE_CONFIG_EXPORTERS, PYTHONDONTWRITEBYTECODE for serve)
+    return {**os.environ, "NO_MKDOCS_2_WARNING": "1", "NBCONVERT_DISABLE_CONFIG_EXPORTERS": "1",
+            "PYTHONDONTWRITEBYTECODE": "1"}
 
 
 def cold_build(copy):

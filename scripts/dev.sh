@@ -139,6 +139,10 @@ npm_packages() {
 
 main() {
   cd "$(dirname "${BASH_SOURCE[0]}")/.."
+  # mkdocs-jupyter imports nbconvert's command-line app, whose help text lists the exporters
+  # nbconvert can use: it builds every one of them to ask, about 0.5 s before each build
+  # starts. With this, nbconvert lists them by name; the site's notebook is converted the same.
+  export NBCONVERT_DISABLE_CONFIG_EXPORTERS=1
   case "${1:-}" in
     serve)
       shift
