@@ -220,3 +220,23 @@ if __name__ == "__main__":
     before, page, after = map(int, printed.split())
     assert page == 19
     assert after == before
+
+
+@pytest.mark.parametrize("command, servers", [("build", 0), ("serve", 1)])
+def test_serve_starts_the_page_processes_server_at_once_a_build_only_when_a_page_runs(command, servers):
+    """The pages hook's on_startup: under `mkdocs serve` the fork server starts before the
+    first build, so the first edit does not wait for its imports; `mkdocs build` starts none."""
+    check = """
+import importlib.util, os, sys, time
+spec = importlib.util.spec_from_file_location("pages_hook", sys.argv[1])
+hook = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(hook)
+hook.on_startup(command=sys.argv[2], dirty=False)
+time.sleep(0.5)
+children = [pid for pid in os.listdir("/proc") if pid.isdigit()
+            and open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1] == str(os.getpid())]
+print(sum(b"forkserver" in open(f"/proc/{pid}/cmdline", "rb").read() for pid in children))
+"""
+    printed = subprocess.run([sys.executable, "-c", check, str(ROOT / "scripts" / "hooks" / "pages.py"), command],
+                             cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    assert int(printed) == servers
