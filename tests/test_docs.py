@@ -226,6 +226,8 @@ if __name__ == "__main__":
 def test_serve_starts_the_page_processes_server_at_once_a_build_only_when_a_page_runs(command, servers):
     """The pages hook's on_startup: under `mkdocs serve` the fork server starts before the
     first build, so the first edit does not wait for its imports; `mkdocs build` starts none."""
+    # The scan of /proc skips processes that end while it reads them: under `pytest -n 2`
+    # the other worker's processes come and go (a CI run failed on FileNotFoundError).
     check = """
 import importlib.util, os, sys, time
 spec = importlib.util.spec_from_file_location("pages_hook", sys.argv[1])
@@ -233,10 +235,21 @@ hook = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(hook)
 hook.on_startup(command=sys.argv[2], dirty=False)
 time.sleep(0.5)
-children = [pid for pid in os.listdir("/proc") if pid.isdigit()
-            and open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1] == str(os.getpid())]
-print(sum(b"forkserver" in open(f"/proc/{pid}/cmdline", "rb").read() for pid in children))
+
+def command_line_of_child(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            parent = stat.read().rsplit(")", 1)[1].split()[1]
+        if parent == str(os.getpid()):
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                return cmdline.read()
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+
+children = [command_line_of_child(pid) for pid in os.listdir("/proc") if pid.isdigit()]
+print(sum(b"forkserver" in line for line in children if line))
 """
-    printed = subprocess.run([sys.executable, "-c", check, str(ROOT / "scripts" / "hooks" / "pages.py"), command],
-                             cwd=ROOT, check=True, capture_output=True, text=True).stdout
-    assert int(printed) == servers
+    run = subprocess.run([sys.executable, "-c", check, str(ROOT / "scripts" / "hooks" / "pages.py"), command],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert int(run.stdout) == servers
