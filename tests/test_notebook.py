@@ -6,7 +6,10 @@ executed notebook's own outputs: nothing here is a copy of a result.
 """
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import nbclient
@@ -177,6 +180,34 @@ def test_the_build_process_runs_the_notebook_in_the_kernel_it_started_first_then
     assert printed_text(execute(page)) == f"{pid}\n"  # from the cache: the run printed its kernel's pid
     assert notebooks.site_notebook_path(page).exists()
     assert not kernel.is_alive()
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU: the build has none to leave")
+def test_while_the_notebook_runs_the_build_keeps_off_one_cpu_then_takes_it_back():
+    """The notebook hook's _leave_a_cpu_to: the calling thread, and what it starts meanwhile,
+    run on every CPU but one; the notebook process started before keeps them all; every CPU
+    is the thread's again once that process ends."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("notebook_hook", ROOT / "scripts" / "hooks" / "notebook.py")
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    every = os.sched_getaffinity(0)
+    notebook = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    try:
+        waiter = hook._leave_a_cpu_to([notebook])
+        during = os.sched_getaffinity(0)
+        started_meanwhile = subprocess.run(
+            [sys.executable, "-c", "import os; print(sorted(os.sched_getaffinity(0)))"],
+            capture_output=True, text=True, check=True).stdout
+        notebook_cpus = os.sched_getaffinity(notebook.pid)
+    finally:
+        notebook.communicate(b"")  # the notebook process ends
+    waiter.join(timeout=10)
+    assert during == every - {max(every)}
+    assert started_meanwhile == f"{sorted(during)}\n"
+    assert notebook_cpus == every
+    assert os.sched_getaffinity(0) == every
 
 
 def test_while_the_notebook_runs_every_other_page_is_built_then_its_page_is_read(tmp_path, monkeypatch):
