@@ -10,6 +10,8 @@ import os
 import re
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import nbclient
@@ -183,19 +185,33 @@ def test_the_build_process_runs_the_notebook_in_the_kernel_it_started_first_then
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU: the build has none to leave")
-def test_while_the_notebook_runs_the_build_keeps_off_one_cpu_then_takes_it_back():
-    """The notebook hook's _leave_a_cpu_to: the calling thread, and what it starts meanwhile,
-    run on every CPU but one; the notebook process started before keeps them all; every CPU
-    is the thread's again once that process ends."""
+def test_while_the_notebook_runs_the_build_keeps_off_one_cpu_then_takes_it_back(tmp_path, monkeypatch):
+    """The notebook hook, from on_pre_build to on_post_build: the build's thread, and what it
+    starts meanwhile, run on every CPU but one; the notebook process keeps them all; once
+    that process ends, every CPU is the build's again by the end of on_post_build."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("notebook_hook", ROOT / "scripts" / "hooks" / "notebook.py")
     hook = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(hook)
     every = os.sched_getaffinity(0)
-    notebook = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    (tmp_path / "06-training.py").write_text("")
+    set_affinity = os.sched_setaffinity
+
+    def late_from_the_waiter(thread, cpus):  # so on_post_build must wait for it
+        if threading.current_thread().name == "notebook-cpu":
+            time.sleep(0.5)
+        set_affinity(thread, cpus)
+
+    monkeypatch.setattr(os, "sched_setaffinity", late_from_the_waiter)
+    popen = subprocess.Popen
+    with monkeypatch.context() as patch:  # a notebook process that runs until told to stop
+        patch.setattr(hook, "cached", lambda path: False)
+        patch.setattr(hook.subprocess, "Popen", lambda command, **options: popen(
+            [sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE))
+        hook.on_pre_build({"docs_dir": str(tmp_path)})
+    [notebook] = hook._started
     try:
-        waiter = hook._leave_a_cpu_to([notebook])
         during = os.sched_getaffinity(0)
         started_meanwhile = subprocess.run(
             [sys.executable, "-c", "import os; print(sorted(os.sched_getaffinity(0)))"],
@@ -203,7 +219,7 @@ def test_while_the_notebook_runs_the_build_keeps_off_one_cpu_then_takes_it_back(
         notebook_cpus = os.sched_getaffinity(notebook.pid)
     finally:
         notebook.communicate(b"")  # the notebook process ends
-    waiter.join(timeout=10)
+        hook.on_post_build({})
     assert during == every - {max(every)}
     assert started_meanwhile == f"{sorted(during)}\n"
     assert notebook_cpus == every

@@ -41,6 +41,7 @@ from scripts.katex import render_markdown_math
 from scripts.notebooks import cached, download_notebook, site_notebook, site_notebook_path
 
 _started = []  # processes executing notebooks, started by on_pre_build
+_giving_back = []  # threads that give the build every CPU back when those end (_leave_a_cpu_to)
 _sources = {}  # the notebook page's src_uri -> the File of its docs/NN-*.py
 _unread = {}  # the src_uri of a notebook page read at its build (on_nav) -> the build's Files
 
@@ -51,7 +52,8 @@ def on_pre_build(config):
                for path in sorted(Path(config["docs_dir"]).glob("[0-9][0-9]-*.py")) if not cached(path)]
     if started:
         _started.extend(started)
-        _leave_a_cpu_to(started)
+        if waiter := _leave_a_cpu_to(started):
+            _giving_back.append(waiter)
 
 
 @event_priority(40)  # before mkdocs-jupyter wraps the notebook files
@@ -130,6 +132,8 @@ def on_pre_page(page, config, files):
 def on_post_build(config):
     while _started:
         _started.pop().wait()
+    while _giving_back:  # every CPU is the build's again before it goes on (serve's threads)
+        _giving_back.pop().join()
 
 
 def _leave_a_cpu_to(processes):
