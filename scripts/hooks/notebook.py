@@ -145,9 +145,10 @@ def _leave_a_cpu_to(processes):
     the build every CPU back when they end. Returns that thread (None: nothing to do, on
     one CPU or where os.sched_setaffinity does not exist, as on macOS).
 
-    Measured on this 2-CPU machine, 6 cold builds each, alternating: the kernel got 96 % of
-    a CPU over its life, against 92-94 % when it shared them, and a cold build took about
-    0.6 s less (the build's time minus the kernel's CPU time: 3.0-3.3 s, was 3.9-4.0 s).
+    Measured on this 2-CPU machine, 6 cold builds each, alternating: the kernel got 94-97 %
+    of a CPU over its life, against 92-94 % when it shared them, and a build took 0.7 s less
+    besides the kernel's own CPU time (median 3.2 s, was 3.9 s), which drifts with the
+    machine's speed (12.6-17.2 s in those builds).
     """
     if not hasattr(os, "sched_setaffinity") or len(every := os.sched_getaffinity(0)) < 2:
         return None
