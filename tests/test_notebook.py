@@ -184,7 +184,8 @@ def test_the_build_process_runs_the_notebook_in_the_kernel_it_started_first_then
     assert not kernel.is_alive()
 
 
-@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one CPU: the build has none to leave")
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="one CPU, or no CPU affinity (macOS): the build has none to leave")
 def test_while_the_notebook_runs_the_build_keeps_off_one_cpu_then_takes_it_back(tmp_path, monkeypatch):
     """The notebook hook, from on_pre_build to on_post_build: the build's thread, and what it
     starts meanwhile, run on every CPU but one; the notebook process keeps them all; once
