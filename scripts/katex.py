@@ -136,10 +136,12 @@ def render_wrappers(page):
     holds TeX; the wrappers stay. Raises KatexError naming a formula KaTeX cannot parse."""
     def fill(match):
         tex = html.unescape(match["tex"])
-        display = tex.startswith("\\[")
-        if not tex.startswith(("\\(", "\\[")) or not tex.endswith("\\]" if display else "\\)"):
+        display = tex.startswith(_DELIMITERS[True][0])
+        opening, closing = _DELIMITERS[display]
+        if not tex.startswith(opening) or not tex.endswith(closing):
             raise KatexError(f"a math wrapper without \\(...\\) or \\[...\\]: {match[0][:80]}")
-        return f'<{match["tag"]} class="arithmatex">{render(tex[2:-2], display)}</{match["tag"]}>'
+        inside = tex[len(opening):-len(closing)]
+        return f'<{match["tag"]} class="arithmatex">{render(inside, display)}</{match["tag"]}>'
 
     return _WRAPPER.sub(fill, page)
 
@@ -147,14 +149,21 @@ def render_wrappers(page):
 def _wrapper(tex, display):
     """arithmatex's wrapper of one formula, checked by KaTeX now (render() keeps the result)."""
     render(tex, display)
-    tag, wrapped = ("div", f"\\[{tex}\\]") if display else ("span", f"\\({tex}\\)")
-    return f'<{tag} class="arithmatex">{html.escape(wrapped, quote=False)}</{tag}>'
+    tag = "div" if display else "span"
+    return f'<{tag} class="arithmatex">{html.escape(_delimited(tex, display), quote=False)}</{tag}>'
+
+
+def _delimited(tex, display):
+    """The formula as arithmatex's generic mode writes it: \\(tex\\), or \\[tex\\] for display."""
+    opening, closing = _DELIMITERS[display]
+    return f"{opening}{tex}{closing}"
 
 
 def _as_markdown(text):
     return text.translate(_MARKDOWN_SYNTAX)
 
 
+_DELIMITERS = {False: ("\\(", "\\)"), True: ("\\[", "\\]")}  # display -> arithmatex's delimiters
 _CODE = re.compile(r"(```.*?```|`[^`\n]*`)", re.DOTALL)
 _DISPLAY = re.compile(arithmatex.RE_DOLLAR_BLOCK, re.DOTALL)
 _INLINE = re.compile(arithmatex.RE_SMART_DOLLAR_INLINE, re.DOTALL)
@@ -174,7 +183,7 @@ class _BlockMath(arithmatex.BlockArithmatexProcessor):
     def generic_output(self, parent, math):
         render(math, display=True)
         element = etree.SubElement(parent, "div", {"class": "arithmatex"})
-        element.text = AtomicString(f"\\[{math}\\]")  # escaped once, when the page is written
+        element.text = AtomicString(_delimited(math, True))  # escaped once, when the page is written
 
 
 class KatexExtension(arithmatex.ArithmatexExtension):
