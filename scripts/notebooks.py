@@ -68,10 +68,16 @@ def chapter_notebook(document):
         source, hidden = codes[int(placeholder.group(1))]
         cells += _code_cells(source, hidden)
     _flush(prose, cells)
-    for number, cell in enumerate(cells, start=1):
-        cell.id = f"cell-{number}"  # nbformat draws random ids: the same page, the same bytes
+    _number_cells(cells)
     notebook = new_notebook(cells=cells, metadata={"kernelspec": KERNELSPEC})
     return nbformat.writes(notebook)
+
+
+def _number_cells(cells):
+    """Ids cell-1, cell-2, ... in place: nbformat and jupytext draw random ones, and the same
+    source must give the same bytes."""
+    for number, cell in enumerate(cells, start=1):
+        cell.id = f"cell-{number}"
 
 
 def _dedent_blocks(lines):
@@ -121,8 +127,7 @@ def download_notebook(path):
     """The notebook chapter at `path` (jupytext percent format) as the page's download:
     notebook JSON text (nbformat 4) without outputs, the same bytes for the same source."""
     notebook = jupytext.read(path)
-    for number, cell in enumerate(notebook.cells, start=1):
-        cell.id = f"cell-{number}"  # jupytext draws random ids
+    _number_cells(notebook.cells)
     how_read = notebook.metadata.get("jupytext", {})
     if "cell_metadata_filter" in how_read:  # jupytext lists the keys in set order, which varies by process
         how_read["cell_metadata_filter"] = ",".join(sorted(how_read["cell_metadata_filter"].split(",")))
@@ -130,11 +135,12 @@ def download_notebook(path):
 
 
 def cache_key(path):
-    """sha256 of the notebook, every micrograd/*.py and the quiz code: what its outputs depend on."""
+    """sha256 of the notebook, every micrograd/*.py, the quiz code and this file (which builds
+    the notebook it runs): what its outputs depend on."""
     from scripts import katex, quizzes
 
     digest = hashlib.sha256()
-    for source in [path, quizzes.__file__, katex.__file__, *sorted((ROOT / "micrograd").rglob("*.py"))]:
+    for source in [path, __file__, quizzes.__file__, katex.__file__, *sorted((ROOT / "micrograd").rglob("*.py"))]:
         digest.update(str(relative(source)).encode())
         digest.update(open(source, "rb").read())
     return digest.hexdigest()
@@ -164,6 +170,7 @@ def executed(path, timeout=600, kernel=None):
         if not cached.exists():
             notebook = jupytext.read(path)
             notebook.cells = _with_quiz_cells(notebook.cells, path)
+            _number_cells(notebook.cells)
             notebook.metadata["kernelspec"] = KERNELSPEC
             # "immediate": the kernel holds nothing to save, and a graceful shutdown waits 0.8 s
             nbclient.NotebookClient(notebook, km=kernel, timeout=timeout, kernel_name="python3",

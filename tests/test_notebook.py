@@ -65,6 +65,10 @@ def test_training_reaches_100_percent(executed):
     assert progress[-1] == ("99", "100")
 
 
+def test_the_executed_notebook_numbers_its_cells_so_its_page_is_the_same_bytes_each_run(executed):
+    assert [cell.id for cell in executed.cells] == [f"cell-{n}" for n in range(1, len(executed.cells) + 1)]
+
+
 def test_exactly_three_plots(executed):
     images = [out for out in outputs(executed)
               if out.output_type in ("display_data", "execute_result")
