@@ -7,6 +7,7 @@ import http.server
 import json
 import os
 import pickle
+import socket
 import threading
 import time
 from pathlib import Path
@@ -35,10 +36,14 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(scope="session")
 def site_build(tmp_path_factory):
-    """The site built once per test run: {"site": Path, "returncode", "output", "seconds"}.
+    """The site built once per test run: {"site": Path, "site_url", "returncode", "output", "seconds"}.
 
     Under pytest-xdist the first worker builds and the others wait on a lock
-    and read its result, so a run pays for one build.
+    and read its result, so a run pays for one build. It is built for
+    site_url http://127.0.0.1:<port>/ (SITE_URL, as a published build is for its
+    address), a port that was free when the build started: what links to the site
+    itself (the sitemap, canonical links, the notebooks' install cell) points there,
+    and a test that serves the site on that port can follow them.
     """
     shared = _shared_folder(tmp_path_factory)
     site, record = shared / "site", shared / "site-build.json"
@@ -46,9 +51,12 @@ def site_build(tmp_path_factory):
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not record.exists():
             start = time.perf_counter()
-            result = mkdocs_build(ROOT / "mkdocs.yml", site)
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", 0))
+                site_url = f"http://127.0.0.1:{probe.getsockname()[1]}/"
+            result = mkdocs_build(ROOT / "mkdocs.yml", site, site_url=site_url)
             record.write_text(json.dumps({
-                "site": str(site), "returncode": result.returncode,
+                "site": str(site), "site_url": site_url, "returncode": result.returncode,
                 "output": result.stdout + result.stderr,
                 "seconds": round(time.perf_counter() - start, 1)}))
     build = json.loads(record.read_text())

@@ -17,9 +17,14 @@ def chromium():
             or shutil.which("chromium-browser") or "/usr/bin/chromium")
 
 
-def mkdocs_build(config, site_dir):
-    """`mkdocs build --strict` of `config` into `site_dir`: the CompletedProcess."""
+def mkdocs_build(config, site_dir, site_url=None):
+    """`mkdocs build --strict` of `config` into `site_dir`: the CompletedProcess.
+
+    site_url: the address the site is built for (mkdocs.yml reads SITE_URL), or None for
+    mkdocs.yml's default."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    if site_url is not None:
+        env["SITE_URL"] = site_url
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(site_dir)],
         cwd=ROOT, capture_output=True, text=True, env=env,
