@@ -145,16 +145,21 @@ class Value:
         return rebuild, ([node if node._x is None and node is not self else
                           (type(node), node.data, node.grad, node.label, node._op,
                            index.get(node._x), node._dx, index.get(node._y), node._dy)
-                          for node in order],)
+                          for node in order], _node)
 
     # Derived ops: one line each, built from the ops above.
     def __neg__(self): return self * -1                                        # -self
     def __radd__(self, other): return self + other                             # other + self
-    def __sub__(self, other): return self + (-number(other, "-"))             # self - other
-    def __rsub__(self, other): return (-self) + number(other, "-")            # other - self
+    def __sub__(self, other): return self + (-_operand(other, "-"))           # self - other
+    def __rsub__(self, other): return (-self) + _operand(other, "-")          # other - self
     def __rmul__(self, other): return self * other                             # other * self
-    def __truediv__(self, other): return self * reciprocal(other)             # self / other
-    def __rtruediv__(self, other): return reciprocal(self) * number(other, "/")  # other / self
+    def __truediv__(self, other): return self * reciprocal(_operand(other, "/"))  # self / other
+    def __rtruediv__(self, other): return reciprocal(self) * _operand(other, "/")  # other / self
+
+
+def _operand(x, op):
+    """x if it is a Value, else x as a real number: support.number, a TypeError naming op."""
+    return x if isinstance(x, Value) else number(x, op)
 
 
 def backward_steps(root, order=None):

@@ -8,8 +8,9 @@ import numbers
 
 
 def number(x, op):
-    """x itself if it is a Value or a real number; TypeError naming `op` if not."""
-    if hasattr(x, "_op") or isinstance(x, (float, int)) or isinstance(x, numbers.Real):
+    """x itself if it is a real number (int, float, a NumPy scalar...); TypeError naming `op`
+    if not. The engine passes its Values by before it asks."""
+    if isinstance(x, (float, int)) or isinstance(x, numbers.Real):
         return x
     raise TypeError(f"unsupported operand for {op} with a Value: {type(x).__name__} "
                     f"{x!r} (a Value combines with Values, ints and floats)")
@@ -24,8 +25,9 @@ def two(items, missing):
 
 
 def reciprocal(x):
-    """x ** -1 for a Value or a number; errors name the division."""
-    if (x.data if hasattr(x, "_op") else number(x, "/")) == 0:
+    """x ** -1 for x a real number or a Value (the caller checked which: number() above);
+    errors name the division."""
+    if (x if isinstance(x, numbers.Real) else x.data) == 0:
         raise ZeroDivisionError(f"division by {x!r}, which is 0")
     try:
         return x**-1
@@ -54,21 +56,21 @@ def c_pow(x, n):
         return math.copysign(math.inf, x) if n % 2 == 1 else math.inf  # odd n keeps x's sign
 
 
-def rebuild(entries):
+def rebuild(entries, make_node):
     """The last node of a list made by Value.__reduce__, with its graph.
 
     Each entry is a leaf Value or a node's fields (class, data, grad, label, op,
     index of parent x, dx, index of parent y, dy), parents before children,
-    so no step recurses however deep the graph is.
+    so no step recurses however deep the graph is. make_node(data, op, x, dx, y,
+    dy, cls) makes a node (the engine's _node, pickled by name with the entries:
+    this module imports nothing of the engine).
     """
-    from micrograd.engine import _node
-
     nodes = []
     for entry in entries:
         if isinstance(entry, tuple):  # a node's fields, its parents as indices
             cls, data, grad, label, op, x, dx, y, dy = entry
             x, y = (None if i is None else nodes[i] for i in (x, y))
-            entry = _node(data, op, x, dx, y, dy, cls)
+            entry = make_node(data, op, x, dx, y, dy, cls)
             entry.grad, entry.label = grad, label
         nodes.append(entry)
     return nodes[-1]

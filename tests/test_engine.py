@@ -513,7 +513,9 @@ def test_unary_ops_match_pytorch_in_float64(x, op):
         # error (at most 2 * 2**-53 per ulp of t, as |t| < 1), and t*t is rounded before the
         # subtraction where PyTorch fuses it (documented): 2**-52 for each of the three
         value = within_ulps(LIBM_ULPS)
-        grad = (lambda a, b: same_grad(a, b) or abs(a - b) <= (LIBM_ULPS + 1) * 2**-52)
+
+        def grad(a, b):
+            return same_grad(a, b) or abs(a - b) <= (LIBM_ULPS + 1) * 2**-52
     check_against_torch(torch, lambda v: getattr(v, op)(), getattr(torch, op), x, f"{op}({x!r})",
                         value=value, grad=grad)
 
