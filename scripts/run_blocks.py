@@ -18,7 +18,7 @@ in one fresh namespace, each the way Sybil runs it under pytest:
 The reader's edited text replaces the page's; what runs is decided from that
 text (a block that starts with `>>>` is a doctest), as pytest would decide.
 
-Stdlib only: this module runs in CPython (tests/test_run_blocks.py checks
+Stdlib only: this module runs in CPython (tests/test_blocks.py checks
 that every chapter's export, run through it, gives the page's outputs) and
 in Pyodide, where the site's Python zip holds it (scripts/hooks/python_runtime.py).
 """
@@ -32,10 +32,9 @@ import platform
 import re
 import time
 import traceback
-import types
 
-MAX_OUTPUT = 10_000  # characters kept of what one block prints
-PAGE_MODULES = {"builtins", "__test__"}  # the __module__ of classes a page defines (see above)
+from scripts.reader_code import clip, take_graphs_apart
+
 _TRAILING_WHITESPACE = re.compile(r"[ \t]+$", re.MULTILINE)
 
 
@@ -55,7 +54,7 @@ def run(blocks, upto, edits=None, on_block=None):
                 on_block(index)
             results.append(_run_block(block, index, edits.get(index), namespace, _name(blocks, index)))
     finally:
-        _take_graphs_apart(namespace)
+        take_graphs_apart(namespace.values())
         namespace.clear()
     return results
 
@@ -106,7 +105,7 @@ def _run_block(block, index, edited, namespace, name):
     start = time.perf_counter()
     if block["kind"] == "clear-namespace":
         if block["skip"] is None:
-            _take_graphs_apart(namespace)
+            take_graphs_apart(namespace.values())
             namespace.clear()
         return _result(block, index, name, text, status="skipped" if block["skip"] else "ran")
     skipped = set(block["skip"]["examples"]) if block["skip"] else set()
@@ -137,10 +136,10 @@ def _run_code(text, namespace, filename, figure):
             namespace.pop("__builtins__", None)
         except (Exception, SystemExit) as error:  # the reader's code may raise anything
             if figure and isinstance(error, ModuleNotFoundError):
-                return {"status": "unavailable", "output": _clip(output.getvalue()),
+                return {"status": "unavailable", "output": clip(output.getvalue()),
                         "error": f"{type(error).__name__}: {error}"}
-            return {"status": "error", "output": _clip(output.getvalue()), "error": _format_exception(error)}
-    return {"status": "ran", "output": _clip(output.getvalue())}
+            return {"status": "error", "output": clip(output.getvalue()), "error": _format_exception(error)}
+    return {"status": "ran", "output": clip(output.getvalue())}
 
 
 class _Checker(doctest.OutputChecker):
@@ -212,7 +211,7 @@ def _run_doctest(text, namespace, name, skipped):
         if outcome["same"] and example.exc_msg is not None:
             shown = page  # the expected exception was raised; doctest compares only its last line
         else:
-            shown = _indent(_clip(outcome["got"]), example.indent)
+            shown = _indent(clip(outcome["got"]), example.indent)
         segments.append(_segment(shown, output=True, same=outcome["same"], page=page,
                                  exception=outcome["exception"]))
         if outcome["exception"]:
@@ -257,61 +256,3 @@ def _format_exception(error):
         text += ("\n(Python in your browser has the standard library and micrograd, "
                  "not other packages: run this page with pytest to use them.)")
     return text
-
-
-def _clip(text):
-    return text if len(text) <= MAX_OUTPUT else text[:MAX_OUTPUT] + "\n... (output cut)\n"
-
-
-def _take_graphs_apart(namespace):
-    """Empty the parents of every computation-graph node the namespace holds, one node at a
-    time, before the namespace is freed.
-
-    Freeing a long chain of nodes frees each node's parents from inside the
-    free of its child: a recursion in C. In Pyodide each step also takes
-    room on the browser's own stack, and in Chromium's worker a chain of
-    about 2,000 operations overflows it, which kills Python (see
-    scripts/exercises.py). With every node's _prev (and a closure-style
-    node's _backward) emptied first, each node is freed on its own. Only
-    objects reachable from the namespace are touched: containers, and the
-    instances of micrograd's classes and of classes the page defines.
-    """
-    stack, seen = list(namespace.values()), set()
-    while stack:
-        obj = stack.pop()
-        if id(obj) in seen or isinstance(obj, _NOT_GRAPHS):
-            continue
-        seen.add(id(obj))
-        if isinstance(obj, (list, tuple, set, frozenset)):
-            stack.extend(obj)
-        elif isinstance(obj, dict):
-            stack.extend(obj.values())
-        elif _graph_object(obj):
-            stack.extend(getattr(obj, "__dict__", {}).values())
-            for name in _slots(type(obj)):
-                try:
-                    stack.append(getattr(obj, name))
-                except AttributeError:  # a slot never set
-                    pass
-            for name, empty in (("_prev", ()), ("_backward", None)):
-                try:
-                    if hasattr(obj, name):  # micrograd's _prev is a property that sets _x, _y
-                        setattr(obj, name, empty)
-                except Exception:  # a class of the reader's that refuses: nothing more to do
-                    pass
-
-
-_NOT_GRAPHS = (type, types.ModuleType, types.FunctionType, str, bytes, int, float, complex, type(None))
-
-
-def _graph_object(obj):
-    module = getattr(type(obj), "__module__", None)
-    return isinstance(module, str) and (module.startswith("micrograd") or module in PAGE_MODULES)
-
-
-def _slots(cls):
-    names = []
-    for klass in cls.__mro__:
-        slots = klass.__dict__.get("__slots__", ())
-        names += [slots] if isinstance(slots, str) else list(slots)
-    return names

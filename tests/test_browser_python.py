@@ -18,7 +18,7 @@ import urllib.request
 
 import pytest
 
-from scripts import ROOT, blocks, exercises
+from scripts import ROOT, blocks, exercise_format, exercise_runner
 
 ORDER = ["local_add_mul", "local_pow_tanh_exp_relu", "chain_rule", "topological_sort", "backward", "zero_grad",
          "whole_engine"]
@@ -112,7 +112,7 @@ def set_scheme(page, scheme):
 
 def expected_rows(name, code):
     """What the runner gives in CPython, as the page shows it."""
-    return [("passed" if r.passed else "failed", r.name, r.message) for r in exercises.run(name, code).results]
+    return [("passed" if r.passed else "failed", r.name, r.message) for r in exercise_runner.run(name, code).results]
 
 
 # --- Before the first Run ------------------------------------------------------------
@@ -159,7 +159,7 @@ def test_the_page_reads_without_javascript(chromium, origin):
     first = block(page, "local_add_mul")
     assert "Exercise 1: The local derivatives of + and *" in first.locator("h3").inner_text()
     assert first.locator(".exercise-starter code").inner_text().strip() == \
-        exercises.load("local_add_mul").starter.strip()
+        exercise_format.load("local_add_mul").starter.strip()
     assert first.locator("details summary").all_inner_texts() == ["Hints", "Solution"]
     page.close()
 
@@ -169,7 +169,7 @@ def test_the_page_reads_without_javascript(chromium, origin):
 
 def test_a_solution_typed_in_the_editor_passes_every_test(chapter):
     page = chapter.page
-    exercise = exercises.load("local_add_mul")
+    exercise = exercise_format.load("local_add_mul")
     block(page, "local_add_mul").locator(".cm-content").click()
     page.keyboard.press("Control+A")
     page.keyboard.insert_text(exercise.solution)
@@ -192,7 +192,7 @@ def test_a_solution_typed_in_the_editor_passes_every_test(chapter):
 
 def test_assignment_instead_of_plus_equals_gets_its_message(chapter):
     page = chapter.page
-    exercise = exercises.load("chain_rule")
+    exercise = exercise_format.load("chain_rule")
     (mistake,) = [m for m in exercise.mistakes if m.name == "= instead of +="]
     set_code(page, "chain_rule", mistake.apply(exercise.solution))
     summary, rows, seconds = run(page, "chain_rule")
@@ -208,7 +208,7 @@ def test_assignment_instead_of_plus_equals_gets_its_message(chapter):
 def test_pyodide_grades_like_cpython(chapter, name):
     """Solution, starter and every classic mistake: the page shows what pytest's runner gives."""
     page = chapter.page
-    exercise = exercises.load(name)
+    exercise = exercise_format.load(name)
     versions = [exercise.solution, exercise.starter] + [m.apply(exercise.solution) for m in exercise.mistakes]
     for code in versions:
         set_code(page, name, code)
@@ -219,7 +219,7 @@ def test_pyodide_grades_like_cpython(chapter, name):
 
 def test_print_output_and_blanks_are_shown(chapter):
     page = chapter.page
-    set_code(page, "chain_rule", exercises.load("chain_rule").starter + "print('checking', 6 * 7)\n")
+    set_code(page, "chain_rule", exercise_format.load("chain_rule").starter + "print('checking', 6 * 7)\n")
     run(page, "chain_rule")
     exercise = block(page, "chain_rule")
     assert exercise.locator(".exercise-output").inner_text() == "checking 42"
@@ -231,7 +231,7 @@ def test_reset_brings_back_the_starter(chapter):
     page = chapter.page
     set_code(page, "backward", "x = 1\n")
     block(page, "backward").locator(".exercise-reset").click()
-    assert code_of(page, "backward").strip() == exercises.load("backward").starter.strip()
+    assert code_of(page, "backward").strip() == exercise_format.load("backward").starter.strip()
 
 
 # --- Run any example: every Python block of a chapter ---------------------------------
@@ -494,7 +494,7 @@ def test_every_control_is_reachable_by_keyboard_and_labelled(chapter):
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.textContent") == "Reset"
     page.keyboard.press("Enter")
-    assert code_of(page, "topological_sort").strip() == exercises.load("topological_sort").starter.strip()
+    assert code_of(page, "topological_sort").strip() == exercise_format.load("topological_sort").starter.strip()
 
 
 @pytest.mark.parametrize("scheme", ["default", "slate"])
@@ -568,7 +568,7 @@ def test_an_endless_loop_is_stopped_and_the_next_run_works(chapter):
     assert summary == ("Stopped after 1.5 s: your code was still running (an endless loop?). "
                        "Python was shut down; the next Run starts it again.")
     assert rows == [] and 1.5 <= seconds < 10
-    solution = exercises.load("zero_grad").solution
+    solution = exercise_format.load("zero_grad").solution
     set_code(page, "zero_grad", solution)
     summary, rows, seconds = run(page, "zero_grad")
     measured["restart after a stop (s)"] = seconds

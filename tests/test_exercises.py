@@ -12,18 +12,18 @@ import zipfile
 
 import markdown
 import pytest
-import yaml
 from mkdocs.exceptions import PluginError
+from mkdocs.utils.yaml import yaml_load
 
-from scripts import ROOT, exercises
+from scripts import ROOT, exercise_checks, exercise_format, exercise_runner
 
 # Loaded by path, as MkDocs loads hooks (scripts/hooks.py and scripts/hooks/ live side by side).
 _spec = importlib.util.spec_from_file_location("python_runtime", ROOT / "scripts" / "hooks" / "python_runtime.py")
 hook = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(hook)
 
-NAMES = exercises.names()
-MISTAKES = [(name, m.name) for name in NAMES for m in exercises.load(name).mistakes]
+NAMES = exercise_format.names()
+MISTAKES = [(name, m.name) for name in NAMES for m in exercise_format.load(name).mistakes]
 CHAPTERS = sorted((ROOT / "docs").glob("*.md"))
 
 # The classic mistakes the issue names, and where each must be caught.
@@ -55,8 +55,8 @@ def test_every_exercise_is_on_exactly_one_page_and_every_include_exists():
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_solution_passes_every_test(name):
-    exercise = exercises.load(name)
-    report = exercises.run(exercise, exercise.solution)
+    exercise = exercise_format.load(name)
+    report = exercise_runner.run(exercise, exercise.solution)
     assert len(report.results) >= 4, "an exercise needs several tests"
     assert report.passed, failing_messages(report)
     assert report.note == ""
@@ -64,43 +64,43 @@ def test_the_solution_passes_every_test(name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_starter_fails_and_says_where_the_blanks_are(name):
-    exercise = exercises.load(name)
-    report = exercises.run(exercise, exercise.starter)
+    exercise = exercise_format.load(name)
+    report = exercise_runner.run(exercise, exercise.starter)
     assert not report.passed
     assert report.note.startswith("Your code still has blanks (...) to fill in, on line")
 
 
 @pytest.mark.parametrize("name, mistake", MISTAKES, ids=[f"{n}: {m}" for n, m in MISTAKES])
 def test_each_classic_mistake_fails_with_its_message(name, mistake):
-    exercise = exercises.load(name)
+    exercise = exercise_format.load(name)
     (wrong,) = [m for m in exercise.mistakes if m.name == mistake]
     code = wrong.apply(exercise.solution)
     assert code != exercise.solution
-    report = exercises.run(exercise, code)
+    report = exercise_runner.run(exercise, code)
     assert not report.passed
     assert any(wrong.message in message for message in failing_messages(report)), failing_messages(report)
 
 
 @pytest.mark.parametrize("name, mistake", sorted(CLASSIC), ids=[f"{n}: {m}" for n, m in sorted(CLASSIC)])
 def test_the_issues_classic_mistakes_are_covered(name, mistake):
-    exercise = exercises.load(name)
+    exercise = exercise_format.load(name)
     (wrong,) = [m for m in exercise.mistakes if m.name == mistake]
-    messages = failing_messages(exercises.run(exercise, wrong.apply(exercise.solution)))
+    messages = failing_messages(exercise_runner.run(exercise, wrong.apply(exercise.solution)))
     assert any(CLASSIC[name, mistake] in message for message in messages), messages
 
 
 def test_the_message_for_assignment_names_the_value_the_numbers_and_the_cause():
-    exercise = exercises.load("chain_rule")
+    exercise = exercise_format.load("chain_rule")
     code = exercise.solution.replace("parent.grad += local", "parent.grad = local")
-    messages = failing_messages(exercises.run(exercise, code))
+    messages = failing_messages(exercise_runner.run(exercise, code))
     assert ("a.grad for b = a * a with a = 3 is 3.0, expected 6.0: "
             "a value used twice needs +=, not =: each edge adds its share") in messages
 
 
 def test_tanh_from_the_input_gets_its_own_cause():
-    exercise = exercises.load("local_pow_tanh_exp_relu")
+    exercise = exercise_format.load("local_pow_tanh_exp_relu")
     code = exercise.solution.replace("(1.0 - t * t,)", "(1.0 - self.data ** 2,)")
-    messages = failing_messages(exercises.run(exercise, code))
+    messages = failing_messages(exercise_runner.run(exercise, code))
     assert any(m.startswith("tanh(x)._local with x = 0.5 is (0.75,), expected (0.786448,)") and "not the input x" in m
                for m in messages), messages
 
@@ -109,48 +109,49 @@ def test_tanh_from_the_input_gets_its_own_cause():
 
 
 def test_a_syntax_error_is_one_failed_result_with_its_line():
-    report = exercises.run("local_add_mul", "class Value:\n    def f(self)\n        pass\n")
+    report = exercise_runner.run("local_add_mul", "class Value:\n    def f(self)\n        pass\n")
     assert [(r.name, r.passed) for r in report.results] == [("your code runs", False)]
     assert report.results[0].message.startswith("SyntaxError on line 2 of your code")
 
 
 def test_an_exception_names_the_line_of_the_readers_code():
-    report = exercises.run("local_add_mul", "x = 1\ny = 1 / 0\n")
+    report = exercise_runner.run("local_add_mul", "x = 1\ny = 1 / 0\n")
     assert report.results[0].message == "ZeroDivisionError on line 2 of your code: division by zero"
 
 
 def test_an_exception_inside_a_test_points_at_the_readers_line():
-    code = exercises.load("chain_rule").solution.replace("parent.grad += local * node.grad", "parent.grad += local / 0")
-    messages = failing_messages(exercises.run("chain_rule", code))
+    code = exercise_format.load("chain_rule").solution.replace("parent.grad += local * node.grad",
+                                                               "parent.grad += local / 0")
+    messages = failing_messages(exercise_runner.run("chain_rule", code))
     assert messages and all(m.startswith("ZeroDivisionError on line 4 of your code") for m in messages)
 
 
 def test_a_missing_name_says_which():
-    report = exercises.run("chain_rule", "def propagated(node):\n    pass\n")
+    report = exercise_runner.run("chain_rule", "def propagated(node):\n    pass\n")
     assert failing_messages(report)[0] == "your code defines no `propagate`: keep the name from the starter code"
 
 
 def test_print_output_is_captured_not_printed(capsys):
-    code = exercises.load("chain_rule").solution + "print('hello from the reader')\n"
-    report = exercises.run("chain_rule", code)
+    code = exercise_format.load("chain_rule").solution + "print('hello from the reader')\n"
+    report = exercise_runner.run("chain_rule", code)
     assert report.passed and report.output == "hello from the reader\n"
     assert capsys.readouterr().out == ""
 
 
 def test_run_json_is_what_the_browser_worker_reads():
-    data = json.loads(exercises.run_json("chain_rule", exercises.load("chain_rule").solution))
+    data = json.loads(exercise_runner.run_json("chain_rule", exercise_format.load("chain_rule").solution))
     assert set(data) == {"results", "output", "note"}
     assert data["results"] and all(set(r) == {"name", "passed", "message"} and r["passed"] for r in data["results"])
 
 
 def test_expect_formats_numbers_tuples_and_blanks():
-    with pytest.raises(exercises.Fail, match=r"^x is 0.786448, expected 0.75: why$"):
-        exercises.expect("x", 0.7864477329659274, 0.75, cause="why")
-    with pytest.raises(exercises.Fail, match=r"^t is \(2.0, -3.0\), expected \(-3.0, 2.0\): swap$"):
-        exercises.expect("t", (2.0, -3.0), (-3.0, 2.0), likely=[((2.0, -3.0), "swap")], cause="other")
-    with pytest.raises(exercises.Fail, match=r"fill in the blank"):
-        exercises.expect("t", (Ellipsis,), (1.0,))
-    exercises.expect("close enough", 0.1 + 0.2, 0.3)
+    with pytest.raises(exercise_checks.Fail, match=r"^x is 0.786448, expected 0.75: why$"):
+        exercise_checks.expect("x", 0.7864477329659274, 0.75, cause="why")
+    with pytest.raises(exercise_checks.Fail, match=r"^t is \(2.0, -3.0\), expected \(-3.0, 2.0\): swap$"):
+        exercise_checks.expect("t", (2.0, -3.0), (-3.0, 2.0), likely=[((2.0, -3.0), "swap")], cause="other")
+    with pytest.raises(exercise_checks.Fail, match=r"fill in the blank"):
+        exercise_checks.expect("t", (Ellipsis,), (1.0,))
+    exercise_checks.expect("close enough", 0.1 + 0.2, 0.3)
 
 
 # --- The file format -------------------------------------------------------------
@@ -169,7 +170,7 @@ def f():
     return 1
 
 # ---- tests ----
-from scripts.exercises import expect
+from scripts.exercise_checks import expect
 
 
 def test_f(user):
@@ -187,9 +188,9 @@ def test_f(user):
 
 
 def test_a_well_formed_file_parses():
-    exercise = exercises.parse(GOOD, "demo", "docs/exercises/demo.py")
+    exercise = exercise_format.parse(GOOD, "demo", "docs/exercises/demo.py")
     assert (exercise.title, exercise.instructions, exercise.hints) == ("Title", "Instructions.", ["Return one."])
-    assert exercises.run(exercise, exercise.solution).passed
+    assert exercise_runner.run(exercise, exercise.solution).passed
     assert exercise.mistakes[0].apply(exercise.solution) == "def f():\n    return 2\n"
 
 
@@ -202,14 +203,14 @@ def test_a_well_formed_file_parses():
     (GOOD.replace("    return 1\n\n# ---- tests", "    return (1\n\n# ---- tests"), "the solution is not valid Python"),
 ])
 def test_a_malformed_file_is_an_error_that_names_the_file(broken, error):
-    with pytest.raises(exercises.ExerciseFormatError, match=re.escape(error)) as info:
-        exercises.parse(broken, "demo", "docs/exercises/demo.py")
+    with pytest.raises(exercise_format.ExerciseFormatError, match=re.escape(error)) as info:
+        exercise_format.parse(broken, "demo", "docs/exercises/demo.py")
     assert "docs/exercises/demo.py" in str(info.value) or "mistake" in str(info.value)
 
 
 def test_an_unknown_exercise_lists_the_known_ones():
     with pytest.raises(FileNotFoundError, match="chain_rule"):
-        exercises.load("no_such_exercise")
+        exercise_format.load("no_such_exercise")
 
 
 # --- The build hook --------------------------------------------------------------
@@ -248,11 +249,11 @@ def test_the_exercise_becomes_a_heading_instructions_starter_and_folds(runtime):
             "<!-- exercise: chain_rule -->\n\n<!-- exercise: backward -->\n")
     out = hook.exercises_markdown(text, FakePage())
     assert out.count('<script type="module" src="../javascripts/exercise.js"></script>') == 1
-    listed = yaml.safe_load((ROOT / "mkdocs.yml").read_text())["markdown_extensions"]  # the site's Markdown
+    listed = yaml_load((ROOT / "mkdocs.yml").read_text())["markdown_extensions"]  # the site's Markdown
     extensions = [e if isinstance(e, str) else next(iter(e)) for e in listed]
     configs = {k: v or {} for e in listed if isinstance(e, dict) for k, v in e.items()}
     html = markdown.markdown(out, extensions=extensions, extension_configs=configs)
-    chain = exercises.load("chain_rule")
+    chain = exercise_format.load("chain_rule")
     assert '<div class="exercise" data-exercise="chain_rule"' in html
     assert 'data-runtime="../assets/pyodide/314.0.7/"' in html
     assert 'data-python="../assets/python/site-python.zip?v=0123456789ab"' in html
@@ -272,17 +273,17 @@ def test_the_site_python_zip_is_deterministic_and_self_contained(tmp_path):
         names = archive.namelist()
         assert names == sorted(set(names))  # sorted, and no name twice
         assert any(name.startswith("graphviz/LICENSE") for name in names)
-        assert {"micrograd/engine.py", "micrograd/nn.py", "scripts/exercises.py",
+        assert {"micrograd/engine.py", "micrograd/nn.py", "scripts/exercise_runner.py",
                 "docs/exercises/chain_rule.py"} <= set(names)
         assert {info.date_time for info in archive.infolist()} == {hook.ZIP_TIME}
         archive.extractall(tmp_path)
     # A fresh, isolated Python sees only the zip's files, as Pyodide does.
     check = ("import json, sys; sys.path.insert(0, '.')\n"
-             "from scripts import exercises\n"
-             "for name in exercises.names():\n"
-             "    report = json.loads(exercises.run_json(name, exercises.load(name).solution))\n"
+             "from scripts import exercise_format, exercise_runner\n"
+             "for name in exercise_format.names():\n"
+             "    report = json.loads(exercise_runner.run_json(name, exercise_format.load(name).solution))\n"
              "    assert all(r['passed'] for r in report['results']), name\n"
-             "print(len(exercises.names()))\n")
+             "print(len(exercise_format.names()))\n")
     result = subprocess.run([sys.executable, "-I", "-c", check], cwd=tmp_path, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert int(result.stdout) == len(NAMES)

@@ -3,9 +3,9 @@
 //
 // On the first message it loads Pyodide from the site itself (the runtime
 // scripts/hooks/assets.py serves from node_modules/pyodide) and the site's
-// Python zip (micrograd/, scripts/exercises.py, scripts/run_blocks.py,
+// Python zip (micrograd/, the exercise and run modules of scripts/, 
 // docs/exercises/, graphviz, packed by scripts/hooks/python_runtime.py), then
-// calls scripts.exercises.run_json or scripts.run_blocks.run_json. Nothing
+// calls scripts.exercise_runner.run_json or scripts.run_blocks.run_json. Nothing
 // comes from another host and nothing is installed with micropip.
 //
 // Messages in:  {type: "run", id, exercise, code, runtimeURL, pythonURL}
@@ -81,7 +81,7 @@ async function start(runtimeURL, pythonURL) {
   pyodide.unpackArchive(new Uint8Array(await response.arrayBuffer()), "zip", { extractDir: "/home/pyodide" });
   pyodide.runPython("import sys\nsys.path.insert(0, '/home/pyodide')");
   return {
-    exercises: pyodide.pyimport("scripts.exercises").run_json,
+    exercises: pyodide.pyimport("scripts.exercise_runner").run_json,
     blocks: pyodide.pyimport("scripts.run_blocks").run_json,
   };
 }

@@ -4,7 +4,7 @@ Build side of docs/javascripts/{exercise,run-blocks,editor,python,python-worker}
 The Pyodide runtime itself is served by scripts/hooks/assets.py (listed before
 this hook in mkdocs.yml); this hook finds where, and adds:
 
-- The site's Python: micrograd/, scripts/exercises.py, scripts/run_blocks.py
+- The site's Python: micrograd/, scripts/ (what runs a reader's code: PYTHON_SCRIPTS)
   and docs/exercises/ are packed into assets/python/site-python.zip, at their
   repository paths, with the `graphviz` package (pure Python: draw_dot builds
   its graph in the browser too; no Graphviz program draws it there). Byte for
@@ -14,7 +14,7 @@ this hook in mkdocs.yml); this hook finds where, and adds:
   esbuild into one file served under the same name; the bundle is cached in
   .cache/editor/ on a hash of its inputs.
 - Exercises: each `<!-- exercise: <name> -->` line becomes the exercise of
-  docs/exercises/<name>.py (scripts/exercises.py reads it): a heading one
+  docs/exercises/<name>.py (scripts/exercise_format.py reads it): a heading one
   level below the `##` section it is in, the instructions, the starter code as a
   plain code block (readable without JavaScript), a hints fold and a
   solution fold. A page with exercises also gets exercise.js, which adds the
@@ -46,13 +46,16 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
-from scripts import ROOT, blocks, exercises
+from scripts import ROOT, blocks, exercise_format
 
 PYODIDE = re.compile(r"assets/pyodide/[^/]+/pyodide\.mjs")  # where scripts/hooks/assets.py serves it
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
 EDITOR_SOURCE = "javascripts/editor.js"  # under docs/; replaced in the build by its bundle
 EDITOR_CACHE = ROOT / ".cache" / "editor"
 PYTHON_ZIP = "assets/python/site-python.zip"
+# What of scripts/ runs in the reader's Python (stdlib only), with scripts/__init__.py
+PYTHON_SCRIPTS = ["__init__", "exercise_format", "exercise_checks", "exercise_runner", "reader_code",
+                  "run_blocks"]
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest time a zip can hold: every build, the same bytes
 
 # A whole line `<!-- exercise: name -->`; anything else starting `<!-- exercise` is an error.
@@ -137,8 +140,8 @@ def exercises_markdown(markdown, page):
         count += 1
         line = markdown.count("\n", 0, match.start()) + 1
         try:
-            exercise = exercises.load(match.group(1))
-        except (FileNotFoundError, exercises.ExerciseFormatError) as error:
+            exercise = exercise_format.load(match.group(1))
+        except (FileNotFoundError, exercise_format.ExerciseFormatError) as error:
             raise PluginError(f"docs/{where}:{line}: {error}") from None
         level = min(_section_level(markdown, match.start()) + 1, 6)
         text = exercise_markdown(exercise, count, level, page.url)
@@ -153,7 +156,7 @@ def exercises_markdown(markdown, page):
 def exercise_markdown(exercise, number, level, page_url):
     """The Markdown (with md_in_html blocks) that stands for one exercise on a page.
 
-    exercise: a scripts.exercises.Exercise; number: its place on the page;
+    exercise: a scripts.exercise_format.Exercise; number: its place on the page;
     level: its heading level; page_url: the page's URL, for relative links.
     """
     hints = "\n".join(f"    - {hint}" for hint in exercise.hints)
@@ -203,10 +206,10 @@ def _section_level(markdown, position):
 
 
 def python_zip():
-    """The site's Python as zip bytes: micrograd/, scripts/exercises.py, scripts/run_blocks.py,
-    docs/exercises/, and the graphviz package (with its licence) at the top.
+    """The site's Python as zip bytes: micrograd/, PYTHON_SCRIPTS, docs/exercises/, and the
+    graphviz package (with its licence) at the top.
 
-    Paths inside are the repository's, so `from scripts.exercises import run`
+    Paths inside are the repository's, so `from scripts.exercise_runner import run`
     and its EXERCISES_DIR work in Pyodide as in the repository. Sorted names,
     fixed timestamps and permissions: the same sources give the same bytes.
     """
@@ -214,8 +217,8 @@ def python_zip():
 
     package = Path(graphviz.__file__).parent
     entries = [(p.relative_to(ROOT).as_posix(), p) for p in
-               [*(ROOT / "micrograd").glob("*.py"), ROOT / "scripts" / "__init__.py",
-                ROOT / "scripts" / "exercises.py", ROOT / "scripts" / "run_blocks.py",
+               [*(ROOT / "micrograd").glob("*.py"),
+                *(ROOT / "scripts" / f"{name}.py" for name in PYTHON_SCRIPTS),
                 *(ROOT / "docs" / "exercises").glob("*.py")]]
     entries += [(p.relative_to(package.parent).as_posix(), p) for p in package.rglob("*.py")]
     entries += [(f"graphviz/{p.name}", p) for p in _graphviz_licence()]
