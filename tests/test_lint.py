@@ -1,5 +1,5 @@
-"""The Python in this repository passes `ruff check` (rules in pyproject.toml, [tool.ruff]) and
-import-linter's contracts (.importlinter)."""
+"""The code in this repository passes its linters: ruff on the Python (pyproject.toml, [tool.ruff]),
+import-linter's contracts (.importlinter), ESLint on the browser code (eslint.config.mjs)."""
 
 import importlib.util
 import subprocess
@@ -28,3 +28,27 @@ def test_imports_keep_the_layers_and_have_no_cycle():
     assert lint_imports.exists(), "import-linter is not installed: .venv/bin/pip install -e '.[test]'"
     result = subprocess.run([str(lint_imports), "--no-cache"], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, f"import-linter found a broken contract:\n{result.stdout}{result.stderr}"
+
+
+ESLINT = ROOT / "node_modules" / ".bin" / "eslint"
+
+
+def eslint(*args, stdin=None):
+    """ESLint (pinned in package-lock.json) with eslint.config.mjs: the CompletedProcess."""
+    assert ESLINT.exists(), "ESLint is missing: run `npm ci` (the README's commands do it)"
+    return subprocess.run([str(ESLINT), "--config", str(ROOT / "eslint.config.mjs"), *args],
+                          cwd=ROOT, input=stdin, capture_output=True, text=True)
+
+
+def test_eslint_is_clean_on_the_browser_code():
+    result = eslint("docs/javascripts", "eslint.config.mjs")
+    assert result.returncode == 0, f"ESLint found problems:\n{result.stdout}{result.stderr}"
+
+
+def test_eslint_reports_a_broken_module():
+    """The check can fail: an undefined name and an unused variable in a module linted as one
+    of docs/javascripts/ (read from stdin: no file is written where the build looks)."""
+    result = eslint("--stdin", "--stdin-filename", "docs/javascripts/probe.js",
+                    stdin="const unused = 1;\nexport const f = () => undefinedName;\n")
+    assert result.returncode == 1
+    assert "no-unused-vars" in result.stdout and "no-undef" in result.stdout, result.stdout
