@@ -3,6 +3,7 @@
 #   bash scripts/dev.sh serve [PORT]   # the site at http://127.0.0.1:PORT (8000), live reload
 #   bash scripts/dev.sh test [ARGS]    # every example, the engine tests, a strict site build; ARGS go to pytest
 #   bash scripts/dev.sh build          # the static site into site/
+#   bash scripts/dev.sh lock [ARGS]    # requirements/*.txt again from pyproject.toml; ARGS go to uv pip compile
 # Sourced, it only defines the steps below (tests/test_dev.py runs them against stub commands).
 set -euo pipefail
 
@@ -18,7 +19,7 @@ say() {
   fi
 }
 die() { say "$*"; exit 1; }
-usage() { echo "usage: bash scripts/dev.sh serve [PORT] | test [pytest args] | build" >&2; exit 2; }
+usage() { echo "usage: bash scripts/dev.sh serve [PORT] | test [pytest args] | build | lock [uv pip compile args]" >&2; exit 2; }
 
 # serve's port must be free on 127.0.0.1, checked before any install or build: mkdocs serve
 # would build for half a minute and then die with a traceback. SO_REUSEADDR as mkdocs binds,
@@ -99,11 +100,12 @@ ubuntu_chromium() {
   echo "Chromium not found. On Ubuntu it comes only as a snap: 'sudo snap install chromium', then run this again (it finds /snap/bin/chromium); or point CHROMIUM at a Chromium or Chrome binary: CHROMIUM=/path/to/chrome bash scripts/dev.sh test"
 }
 
-# Python packages, in .venv; reinstalled only when pyproject.toml changes. `python3 -m venv`
-# without python3-venv fails halfway and leaves a .venv with no pip: make it again.
+# Python packages, in .venv, from the lock: requirements/<extra>.txt pins every package and its
+# hashes (made by `lock` below), then the project itself, editable, without its dependencies.
+# Reinstalled only when the lock file changes. `python3 -m venv` without python3-venv fails
+# halfway and leaves a .venv with no pip: make it again.
 venv_usable() { [ -x .venv/bin/python ] && .venv/bin/python -c 'import pip' >/dev/null 2>&1; }
-python_packages() {  # $1: the extra, docs or test
-  local extra=$1
+python_venv() {
   if { [ -e .venv ] || [ -L .venv ]; } && ! venv_usable; then
     say "Making .venv again: it has no pip (python3 -m venv ran without python3-venv)"
     rm -rf .venv
@@ -112,13 +114,42 @@ python_packages() {  # $1: the extra, docs or test
     say "Creating .venv"
     python3 -m venv .venv
   fi
-  local stamp=".venv/.installed-$extra-$(sha256sum pyproject.toml | cut -c1-16)"
+}
+python_packages() {  # $1: the extra, docs or test
+  local extra=$1 lock=requirements/$1.txt
+  python_venv
+  local stamp=".venv/.installed-$extra-$(sha256sum "$lock" | cut -c1-16)"
   if [ ! -f "$stamp" ]; then
-    say "Installing Python packages (.[$extra])"
-    .venv/bin/python -m pip install -q --upgrade pip
-    .venv/bin/python -m pip install -q -e ".[$extra]"
+    say "Installing Python packages ($lock)"
+    .venv/bin/python -m pip install -q --require-hashes -r "$lock"
+    # The project: setuptools, its build backend, is in the lock (no isolated build that fetches
+    # one unpinned); its notice "Editable installation", on every install, is no news here.
+    PYTHONWARNINGS="ignore:Editable installation" \
+      .venv/bin/python -m pip install -q --no-deps --no-build-isolation -e .
+    rm -f .venv/.installed-"$extra"-*
     touch "$stamp"
   fi
+}
+
+# The lock: requirements/docs.txt and requirements/test.txt, resolved from pyproject.toml's
+# extras by uv (pinned here, installed into .venv on demand) for every platform and
+# Python >= 3.10, with hashes. A version already in a lock file is kept while pyproject.toml
+# allows it; ARGS go to uv pip compile: --upgrade (everything), --upgrade-package NAME.
+UV_VERSION=0.13.9
+lock() {
+  venv_usable || python3 -c 'import ensurepip' >/dev/null 2>&1 || apt_install python3-venv
+  python_venv
+  if [ "$(.venv/bin/uv --version 2>/dev/null | cut -d' ' -f2)" != "$UV_VERSION" ]; then
+    say "Installing uv $UV_VERSION into .venv"
+    .venv/bin/python -m pip install -q "uv==$UV_VERSION"
+  fi
+  local extra
+  for extra in docs test; do
+    say "Locking .[$extra] into requirements/$extra.txt"
+    .venv/bin/uv --no-config pip compile pyproject.toml --extra "$extra" --universal \
+      --python-version 3.10 --no-python-downloads --generate-hashes --quiet \
+      --custom-compile-command "bash scripts/dev.sh lock" -o "requirements/$extra.txt" "$@"
+  done
 }
 
 # npm packages (KaTeX, Pyodide, CodeMirror, esbuild, axe-core), pinned by package-lock.json.
@@ -164,6 +195,10 @@ main() {
       shift
       system_packages test; python_packages test; npm_packages
       exec .venv/bin/python -m pytest -n 2 "$@"  # --dist loadfile: pyproject.toml's addopts
+      ;;
+    lock)
+      shift
+      lock "$@"
       ;;
     *) usage ;;
   esac

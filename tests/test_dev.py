@@ -1,5 +1,6 @@
 """scripts/dev.sh on machines unlike this one: no python3-venv, no root, Ubuntu's Chromium,
-a busy port, output to a pipe, node_modules/ missing or stale.
+a busy port, output to a pipe, node_modules/ missing or stale, a lock file that changed; and
+the lock itself (requirements/*.txt) against pyproject.toml.
 
 Each test runs the real dev.sh in a temporary checkout with a PATH of stub commands
 (apt-get, sudo, npm, chromium, python3, .venv/bin/*) that log how they were called.
@@ -18,8 +19,15 @@ import time
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from scripts import ROOT
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
 
 # What dev.sh takes from the system besides the commands it installs or checks for.
 TOOLS = ["dirname", "sha256sum", "cut", "touch", "rm", "env", "grep"]
@@ -33,7 +41,7 @@ class Machine:
     """A checkout of the files dev.sh reads, and a bin/ that is the whole PATH.
 
     By default everything is there (a set-up Debian machine, run as root): dot, node, npm,
-    Chromium, a .venv with pip whose packages match pyproject.toml, a current node_modules/.
+    Chromium, a .venv with pip whose packages match the lock files, a current node_modules/.
     `apt-get install P` logs its call and puts the stubs of `self.package(P, ...)` on PATH.
     """
 
@@ -49,6 +57,7 @@ class Machine:
         self.os_release.write_text('PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\n')
         shutil.copy(ROOT / "scripts" / "dev.sh", self.repo / "scripts")
         shutil.copy(ROOT / "pyproject.toml", self.repo)
+        shutil.copytree(ROOT / "requirements", self.repo / "requirements")
         (self.repo / "package-lock.json").write_text("{}\n")
         for tool in TOOLS:  # wrappers, not symlinks: a stub written over one stays in bin/
             self.script(self.bin / tool, f'exec {shutil.which(tool)} "$@"')
@@ -90,12 +99,23 @@ done""")
         self.script(venv / "bin" / "python", f"""\
 if [ "$*" = "-c import pip" ]; then {import_pip}; fi
 echo ".venv/bin/python $*" >> {self.log}
+case "$*" in "-m pip install -q uv=="*) {CP} {self.tmp}/uv "$(dirname "$0")/uv" ;; esac
 if [ "$1 $2" = "-m pytest" ]; then echo "CHROMIUM=${{CHROMIUM:-}}" >> {self.log}; fi""")
         self.script(venv / "bin" / "mkdocs", f'echo ".venv/bin/mkdocs $*" >> {self.log}')
         if installed:
-            digest = hashlib.sha256((self.repo / "pyproject.toml").read_bytes()).hexdigest()[:16]
             for extra in ["docs", "test"]:
-                (venv / f".installed-{extra}-{digest}").touch()
+                (venv / f".installed-{extra}-{self.lock_digest(extra)}").touch()
+
+    def lock_digest(self, extra):
+        """The stamp dev.sh leaves in .venv once it installed requirements/<extra>.txt."""
+        return hashlib.sha256((self.repo / "requirements" / f"{extra}.txt").read_bytes()).hexdigest()[:16]
+
+    def uv(self, version):
+        """What `pip install uv==...` puts in .venv/bin: a uv that says it is `version` and
+        logs every other call."""
+        return self.script(self.tmp / "uv", f"""\
+if [ "$1" = --version ]; then echo "uv {version} (x86_64-unknown-linux-gnu)"; exit 0; fi
+echo ".venv/bin/uv $*" >> {self.log}""")
 
     def node_modules(self, age):
         """node_modules/ as npm left it, `age` seconds after package-lock.json (< 0: before)."""
@@ -189,6 +209,12 @@ def test_messages_are_bold_on_a_terminal_and_plain_in_a_pipe(machine):
     assert "\x1b" not in shown
 
 
+# What dev.sh runs to install an extra: its lock, then the project alone.
+INSTALL = {extra: [f".venv/bin/python -m pip install -q --require-hashes -r requirements/{extra}.txt",
+                   ".venv/bin/python -m pip install -q --no-deps --no-build-isolation -e ."]
+           for extra in ["docs", "test"]}
+
+
 # --- python3-venv --------------------------------------------------------------------------
 
 def test_without_python3_venv_it_installs_it_and_remakes_a_venv_that_has_no_pip(machine):
@@ -201,15 +227,14 @@ def test_without_python3_venv_it_installs_it_and_remakes_a_venv_that_has_no_pip(
     assert calls[:3] == ["python3 -c import ensurepip", "apt-get update -qq", "apt-get install -y -qq python3-venv"]
     assert calls[3:] == [
         "python3 -m venv .venv",
-        ".venv/bin/python -m pip install -q --upgrade pip",
-        ".venv/bin/python -m pip install -q -e .[docs]",
+        *INSTALL["docs"],
         ".venv/bin/mkdocs build --strict",
     ]
     assert result.stderr.splitlines() == [
         "==> Installing python3-venv (apt-get install)",
         "==> Making .venv again: it has no pip (python3 -m venv ran without python3-venv)",
         "==> Creating .venv",
-        "==> Installing Python packages (.[docs])",
+        "==> Installing Python packages (requirements/docs.txt)",
     ]
 
 
@@ -378,6 +403,165 @@ def test_npm_is_installed_when_node_modules_is_missing(machine):
     assert result.returncode == 0, result.stderr
     calls = machine.calls()
     assert calls.index("apt-get install -y -qq npm") < calls.index("npm ci --no-audit --no-fund --loglevel=error")
+
+
+# --- The lock: what dev.sh installs, and `dev.sh lock` ------------------------------------
+
+def test_packages_are_installed_again_when_the_lock_file_changes_not_pyproject(machine):
+    with open(machine.repo / "pyproject.toml", "a") as pyproject:
+        pyproject.write("# an edit that leaves the lock as it is\n")
+    result = machine.run("build")
+    assert result.returncode == 0, result.stderr
+    assert machine.calls() == [".venv/bin/mkdocs build --strict"]
+
+    old_stamp = machine.repo / ".venv" / f".installed-docs-{machine.lock_digest('docs')}"
+    with open(machine.repo / "requirements" / "docs.txt", "a") as lock:
+        lock.write("# bash scripts/dev.sh lock ran again\n")
+    result = machine.run("build")
+    assert result.returncode == 0, result.stderr
+    assert machine.calls()[1:] == [*INSTALL["docs"], ".venv/bin/mkdocs build --strict"]
+    assert result.stderr == "==> Installing Python packages (requirements/docs.txt)\n"
+    stamps = sorted(p.name for p in (machine.repo / ".venv").glob(".installed-*"))
+    assert stamps == sorted(f".installed-{extra}-{machine.lock_digest(extra)}" for extra in ["docs", "test"])
+    assert not old_stamp.exists()
+
+    machine.log.write_text("")
+    result = machine.run("build")
+    assert machine.calls() == [".venv/bin/mkdocs build --strict"]
+
+
+def test_the_test_command_installs_the_test_lock(machine):
+    (machine.repo / ".venv" / f".installed-test-{machine.lock_digest('test')}").unlink()
+    result = machine.run("test")
+    assert result.returncode == 0, result.stderr
+    assert machine.calls()[1:3] == INSTALL["test"]
+    assert pytest_call(machine)
+
+
+def uv_compile(extra, *args):
+    return (f".venv/bin/uv --no-config pip compile pyproject.toml --extra {extra} --universal"
+            " --python-version 3.10 --no-python-downloads --generate-hashes --quiet"
+            f" --custom-compile-command bash scripts/dev.sh lock -o requirements/{extra}.txt"
+            + "".join(f" {a}" for a in args))
+
+
+def test_lock_installs_its_uv_and_locks_both_extras(machine):
+    machine.uv(UV_VERSION)
+    result = machine.run("lock")
+    assert result.returncode == 0, result.stderr
+    assert machine.calls() == [
+        f".venv/bin/python -m pip install -q uv=={UV_VERSION}",
+        uv_compile("docs"),
+        uv_compile("test"),
+    ]
+    assert result.stderr.splitlines() == [
+        f"==> Installing uv {UV_VERSION} into .venv",
+        "==> Locking .[docs] into requirements/docs.txt",
+        "==> Locking .[test] into requirements/test.txt",
+    ]
+
+
+def test_lock_keeps_the_right_uv_replaces_another_and_passes_its_arguments_on(machine):
+    shutil.copy(machine.uv(UV_VERSION), machine.repo / ".venv" / "bin" / "uv")
+    result = machine.run("lock", "--upgrade-package", "mkdocs-material")
+    assert result.returncode == 0, result.stderr
+    assert machine.calls() == [uv_compile(extra, "--upgrade-package", "mkdocs-material") for extra in ["docs", "test"]]
+
+    machine.log.write_text("")
+    shutil.copy(machine.uv("0.1.0"), machine.repo / ".venv" / "bin" / "uv")
+    machine.uv(UV_VERSION)
+    result = machine.run("lock")
+    assert machine.calls()[0] == f".venv/bin/python -m pip install -q uv=={UV_VERSION}"
+
+
+def test_lock_on_a_fresh_clone_makes_the_venv_first(machine):
+    machine.python3(ensurepip=True)
+    shutil.rmtree(machine.repo / ".venv")
+    machine.uv(UV_VERSION)
+    result = machine.run("lock")
+    assert result.returncode == 0, result.stderr
+    assert machine.calls()[:3] == ["python3 -c import ensurepip", "python3 -m venv .venv",
+                                   f".venv/bin/python -m pip install -q uv=={UV_VERSION}"]
+    assert machine.calls()[3:] == [uv_compile("docs"), uv_compile("test")]
+
+
+def test_lock_without_python3_venv_installs_it(machine):
+    machine.python3(ensurepip=False)
+    shutil.rmtree(machine.repo / ".venv")
+    machine.uv(UV_VERSION)
+    result = machine.run("lock")
+    assert result.returncode == 0, result.stderr
+    assert machine.calls()[1:4] == [
+        "apt-get update -qq", "apt-get install -y -qq python3-venv", "python3 -m venv .venv"]
+
+
+UV_VERSION = re.search(r"^UV_VERSION=(\S+)$", (ROOT / "scripts" / "dev.sh").read_text(), re.MULTILINE)[1]
+
+
+def locked(extra):
+    """requirements/<extra>.txt as {name: [(version, marker or None, hashes)]}."""
+    pins = {}
+    text = (ROOT / "requirements" / f"{extra}.txt").read_text(encoding="utf-8")
+    for entry in re.split(r"\n(?=\S)", text):
+        if entry.startswith("#"):
+            continue
+        requirement = Requirement(entry.split("\\", 1)[0])
+        (version,) = [s.version for s in requirement.specifier if s.operator == "=="]
+        hashes = re.findall(r"--hash=sha256:([0-9a-f]{64})", entry)
+        pins.setdefault(canonicalize_name(requirement.name), []).append(
+            (version, requirement.marker, hashes))
+    return pins
+
+
+# Where the lock must hold: the README's Pythons on Linux, x86-64 and arm64.
+ENVIRONMENTS = [
+    {"python_version": f"3.{minor}", "python_full_version": f"3.{minor}.{patch}",
+     "sys_platform": "linux", "platform_system": "Linux", "platform_machine": machine,
+     "os_name": "posix", "implementation_name": "cpython", "platform_python_implementation": "CPython"}
+    for minor, patch in [(10, 12), (11, 2), (11, 9), (12, 3), (13, 5), (14, 0)]
+    for machine in ["x86_64", "aarch64"]
+]
+
+
+def pinned(pins, name, environment):
+    """The version the lock installs of `name` in `environment`, or None."""
+    versions = [v for v, marker, _ in pins.get(name, []) if marker is None or marker.evaluate(environment)]
+    assert len(versions) <= 1, f"{name}: {versions} in {environment['python_full_version']}"
+    return versions[0] if versions else None
+
+
+@pytest.mark.parametrize("extra", ["docs", "test"])
+def test_the_lock_pins_what_pyproject_asks_for_with_hashes(extra):
+    """Every requirement of the extra (and of the extras it includes) is pinned to a version it
+    allows, in every environment: pyproject.toml changed without `bash scripts/dev.sh lock` fails."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    pins = locked(extra)
+    assert all(hashes for entries in pins.values() for _, _, hashes in entries), "an entry without hashes"
+    extras, requirements = [extra], []
+    while extras:
+        for line in project["optional-dependencies"][extras.pop()]:
+            requirement = Requirement(line)
+            if canonicalize_name(requirement.name) == canonicalize_name(project["name"]):
+                extras.extend(requirement.extras)
+            else:
+                requirements.append(requirement)
+    assert len(requirements) > 5
+    for environment in ENVIRONMENTS:
+        for requirement in requirements:
+            if requirement.marker and not requirement.marker.evaluate(environment):
+                continue
+            version = pinned(pins, canonicalize_name(requirement.name), environment)
+            where = f"{requirement} on Python {environment['python_full_version']}"
+            assert version, f"{where}: not in requirements/{extra}.txt (run bash scripts/dev.sh lock)"
+            assert requirement.specifier.contains(version, prereleases=True), f"{where}: locked {version}"
+
+
+def test_the_docs_lock_and_the_test_lock_agree():
+    """serve, then test, in one .venv: the test lock must not move what the docs lock installed."""
+    docs, test = locked("docs"), locked("test")
+    for environment in ENVIRONMENTS:
+        for name in docs:
+            assert pinned(docs, name, environment) == pinned(test, name, environment), name
 
 
 # --- the README's commands -----------------------------------------------------------------
