@@ -34,7 +34,7 @@ RECORDED_EXAMPLES = {
     "07-check-break-fix.md": 74,
     "08-pytorch.md": 89,
     "09-tensors.md": 103,
-    "10-under-the-hood.md": 52,
+    "10-under-the-hood.md": 56,
 }
 
 
