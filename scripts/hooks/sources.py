@@ -7,6 +7,9 @@ _sources/<page>.txt (the raw file, downloaded under its own name). The links rea
 context, with the page's notebook, <page>/<page>.ipynb, when the build made
 one. A page whose source is another file (the training notebook, built from
 docs/06-training.py) names it in `File.source_path`.
+
+It also serves the engine's wheel, downloads/<its file name> (scripts/wheel.py), which
+every downloaded notebook installs.
 """
 
 import sys
@@ -19,6 +22,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
+from scripts import wheel
 from scripts.sources import source_page
 
 _links = {}  # page src_uri -> {"page_source_url": ..., "page_notebook_url": ...}
@@ -43,6 +47,8 @@ def on_files(files, config):
         if files.get_file_from_path(notebook) is not None:
             links["page_notebook_url"] = get_relative_url(notebook, page.url)
         _links[page.src_uri] = links
+    engine = wheel.wheel()
+    files.append(File.generated(config, f"{wheel.SERVED_AT}/{engine.name}", abs_src_path=str(engine)))
     return files
 
 
