@@ -2,7 +2,12 @@
 
 chapter_notebook(document): a Markdown chapter as an .ipynb, its Python
 blocks as code cells in page order (hidden setup included, doctests as the
-code they run), its prose as Markdown cells.
+code they run), its prose as Markdown cells; a block the page skips
+(`<!-- skip: ... -->`) is a `%%skip` cell that skips as the page does.
+
+for_download(notebook, page_url, wheel_url): a notebook as the site serves it,
+with a first cell that installs what it needs (the engine from the site's
+wheel, and the packages it imports), so it runs in any Jupyter.
 
 executed(path): the training notebook (docs/06-training.py, jupytext percent
 format) run cell by cell in a Jupyter kernel, cached on the notebook's text
@@ -11,6 +16,7 @@ only when one of them changed; site_notebook(path) is that run prepared for
 the site (math rendered by KaTeX, plots with alt text).
 """
 
+import ast
 import base64
 import copy
 import doctest
@@ -18,11 +24,13 @@ import fcntl
 import hashlib
 import json
 import re
+import sys
 from pathlib import Path
 
 import jupytext
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+from sybil.parsers.markdown import SkipParser
 
 from scripts import ROOT
 from scripts.directives import relative
@@ -41,8 +49,13 @@ def chapter_notebook(document):
     Admonitions and tabs become bold titles over their dedented text; HTML
     comments (figure alt text, skips, directives) are dropped; a block that
     only includes a file at build time (`--8<--`) becomes a note linking it.
+    A block the page skips (`<!-- skip: start/next ARGUMENTS -->`) becomes
+    cells that start `%%skip ARGUMENTS`, and SKIP_MAGIC's cells, which define
+    that magic, come first. Raises ValueError where the notebook could not
+    skip as the page does (see _skips).
     """
     text, codes = document.text, []
+    skips = _skips(document)
     pieces, place = [], 0
     for block in python_blocks(document):
         first_line = text[block.start : text.find("\n", block.start)]
@@ -51,13 +64,11 @@ def chapter_notebook(document):
         if "directive" in block.lexemes:  # an invisible-code-block: the comment's --> too
             end = text.index("-->", end) + 3
         pieces += [text[place:block.start], f"{indent}\x00{len(codes)}\x00"]
-        codes.append((str(block.lexemes["source"]), "directive" in block.lexemes))
+        codes.append((str(block.lexemes["source"]), "directive" in block.lexemes, skips.get(block.start)))
         place = end
     pieces.append(text[place:])
     markdown = _COMMENT.sub("", "".join(pieces))
-    cells = [new_markdown_cell(
-        f"*Generated from `{relative(document.path)}` of Backprop, Verified. Run it from a clone "
-        "of the repository, where `import micrograd` finds the bundled package.*")]
+    cells = []
     prose = []
     for line in _dedent_blocks(markdown.splitlines()):
         placeholder = _PLACEHOLDER.match(line)
@@ -65,12 +76,78 @@ def chapter_notebook(document):
             prose.append(line)
             continue
         _flush(prose, cells)
-        source, hidden = codes[int(placeholder.group(1))]
-        cells += _code_cells(source, hidden)
+        source, hidden, skip = codes[int(placeholder.group(1))]
+        made = _code_cells(source, hidden)
+        if skip is not None:
+            for cell in made:
+                if cell.cell_type == "code":
+                    cell.source = f"%%skip {skip}\n{cell.source}"
+        cells += made
     _flush(prose, cells)
+    if any(cell.source.startswith("%%skip") for cell in cells if cell.cell_type == "code"):
+        cells[:0] = [new_markdown_cell(SKIP_MAGIC[0]), new_code_cell(SKIP_MAGIC[1])]
     _number_cells(cells)
     notebook = new_notebook(cells=cells, metadata={"kernelspec": KERNELSPEC})
     return nbformat.writes(notebook)
+
+
+# The notebook's `%%skip ARGUMENTS`: what Sybil does with `<!-- skip: next ARGUMENTS -->`
+# (sybil.evaluators.skip.Skipper.install), where Sybil is not installed.
+SKIP_MAGIC = ("""Some of the page's blocks run only where an optional package is installed, and \
+the page skips them, saying what to install, where it is not. The next cell defines `%%skip`, \
+which does the same here: a cell that starts `%%skip if(CONDITION, reason="...")` prints the \
+reason and runs nothing when CONDITION holds, and runs as any cell otherwise.""", '''\
+from IPython import get_ipython
+from IPython.core.magic import register_cell_magic
+
+
+@register_cell_magic
+def skip(arguments, cell):
+    """%%skip if(CONDITION, reason="..."), as the page's <!-- skip: next ... -->."""
+    namespace = {**get_ipython().user_ns, "if_": lambda condition, reason=None: (
+        (reason or "skipped") if condition else None)}
+    arguments = arguments.strip()
+    if arguments.startswith("if"):
+        arguments = "if_" + arguments[2:]
+    reason = eval(arguments, namespace) if arguments else ""
+    if reason is None:  # the condition does not hold: the cell runs
+        get_ipython().run_cell(cell).raise_error()  # an error in it fails the notebook
+    elif reason:
+        print(reason)''')
+
+
+def _skips(document):
+    """{start of a Python block (python_blocks): the arguments of the `<!-- skip: -->` that
+    skips it, e.g. 'if(torch is None, reason="...")'}, found by Sybil's own SkipParser.
+
+    `skip: next` skips the next example, and a doctest block is one example per `>>>`:
+    before a doctest of several examples it skips only the first, which a notebook cell
+    cannot, so that raises ValueError naming the line (use skip: start ... skip: end).
+    """
+    events = sorted([(r.start, r.parsed) for r in SkipParser()(document)]
+                    + [(b.start, b) for b in python_blocks(document)], key=lambda e: e[0])
+    skips, active, pending = {}, None, None
+    for start, event in events:
+        if isinstance(event, tuple):
+            action, arguments = event
+            if action == "start":
+                active = arguments or ""
+            elif action == "end":
+                active = None
+            elif action == "next":
+                pending = (arguments or "", start)
+            continue
+        source = str(event.lexemes["source"])
+        if pending is not None:
+            arguments, at = pending
+            if len(doctest.DocTestParser().get_examples(source)) > 1:
+                line = document.text.count("\n", 0, at) + 1
+                raise ValueError(f"{relative(document.path)}:{line}: skip: next before a doctest of "
+                                 "several examples skips only the first; use skip: start and skip: end")
+            skips[event.start], pending = arguments, None
+        elif active is not None:
+            skips[event.start] = active
+    return skips
 
 
 def _number_cells(cells):
@@ -132,6 +209,108 @@ def download_notebook(path):
     if "cell_metadata_filter" in how_read:  # jupytext lists the keys in set order, which varies by process
         how_read["cell_metadata_filter"] = ",".join(sorted(how_read["cell_metadata_filter"].split(",")))
     return jupytext.writes(notebook, fmt="ipynb")
+
+
+# --- Downloads: a notebook that runs in any Jupyter ---------------------------------
+
+# Top-level modules a notebook may import -> what pip installs for them. The engine
+# (micrograd) comes from the site's wheel; an import this table and the standard library
+# do not know fails the build (for_download), so a new dependency is never left out.
+PYPI = {"numpy": "numpy", "matplotlib": "matplotlib", "sklearn": "scikit-learn", "graphviz": "graphviz"}
+JUPYTER = {"IPython", "ipykernel"}  # there in every Jupyter kernel
+
+
+def imported_packages(cells):
+    """The PyPI names (sorted) of what the code cells import, by PYPI, found with `ast`.
+
+    cells: nbformat cells. IPython's magics (a `%%...` first line, `%` and `!` lines) are
+    left out before parsing. Imports of the standard library, of micrograd and of JUPYTER
+    need nothing; nor does an import inside a `try:` that catches ImportError (an optional
+    package: the page says what to install, see SKIP_MAGIC). Raises ValueError naming the
+    module for any other import, and SyntaxError for a cell that is not Python.
+    """
+    known = set(sys.stdlib_module_names) | JUPYTER | {"micrograd"}
+    packages = set()
+    for cell in cells:
+        if cell.cell_type != "code":
+            continue
+        lines = cell.source.splitlines()
+        if lines and lines[0].startswith("%%"):
+            lines = lines[1:]
+        tree = ast.parse("\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in lines))
+        optional = set()  # ids of the nodes inside a try: ... except ImportError
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Try) and any(_catches_import_error(h) for h in node.handlers):
+                optional |= {id(inner) for statement in node.body for inner in ast.walk(statement)}
+        for node in ast.walk(tree):
+            if id(node) in optional:
+                continue
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module]
+            else:
+                continue
+            for top in (name.split(".")[0] for name in names):
+                if top in PYPI:
+                    packages.add(PYPI[top])
+                elif top not in known:
+                    raise ValueError(f"the notebook imports {top}: say in scripts/notebooks.py PYPI "
+                                     "which PyPI package provides it")
+    return sorted(packages)
+
+
+def _catches_import_error(handler):
+    caught = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(isinstance(t, ast.Name) and t.id in ("ImportError", "ModuleNotFoundError") for t in caught)
+
+
+def install_cell(packages, wheel_url):
+    """The source of the code cell that installs, with pip into the kernel's own Python,
+    whichever of these the kernel cannot import: the engine (from `wheel_url`, with its
+    `draw` extra, graphviz, for draw_dot) and `packages` (PyPI names, from PYPI)."""
+    module_of = {package: module for module, package in PYPI.items()}
+    needs = [("micrograd.trace", f"backprop-verified[draw] @ {wheel_url}"),  # trace: ours, not 0.1.0's
+             *((module_of[package], package) for package in packages)]
+    table = "\n".join(f"    {json.dumps(module)}: {json.dumps(package)}," for module, package in needs)
+    return f"""\
+import importlib.util
+import subprocess
+import sys
+
+
+def missing(module):
+    try:
+        return importlib.util.find_spec(module) is None
+    except ModuleNotFoundError:  # its package is missing too
+        return True
+
+
+needs = {{  # module: what pip installs for it
+{table}
+}}
+install = [package for module, package in needs.items() if missing(module)]
+if install:
+    subprocess.check_call([sys.executable, "-m", "pip", "install", "--quiet", *install])
+    importlib.invalidate_caches()  # so the new packages are found without a restart"""
+
+
+def for_download(notebook, page_url, wheel_url):
+    """notebook (nbformat 4 JSON text: chapter_notebook's or download_notebook's) as the site
+    serves it, JSON text: first a Markdown cell saying where it comes from (`page_url`, the
+    page's address) and what the next cell does, then install_cell() for the engine's wheel
+    at `wheel_url` and what the notebook imports (imported_packages), then its own cells.
+    Ids are renumbered cell-1, cell-2, ... Raises what imported_packages raises."""
+    notebook = nbformat.reads(notebook, as_version=4)
+    packages = imported_packages(notebook.cells)
+    what = ", ".join(["the engine (`micrograd`, from the site's wheel)", *packages])
+    notebook.cells[:0] = [
+        new_markdown_cell(f"*This notebook is the page <{page_url}> of Backprop, Verified, its code "
+                          f"as cells. The first cell installs what it needs where it is missing: {what}.*"),
+        new_code_cell(install_cell(packages, wheel_url)),
+    ]
+    _number_cells(notebook.cells)
+    return nbformat.writes(notebook)
 
 
 def cache_key(path):

@@ -11,6 +11,7 @@ import socket
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -24,9 +25,11 @@ from tests.helpers import BROWSER_ARGS, chromium, mkdocs_build
 # site: on a clean clone the first worker builds it (20 s, the last 10 s the training
 # notebook alone on one core) while the second runs the engine tests, chapter 10's
 # examples and the prose-number test (which runs every page, for the site test too).
-LONGEST = ["tests/test_browser.py", "tests/test_engine.py", "docs/10-under-the-hood.md",
-           "tests/test_prose_numbers.py", "tests/test_browser_python.py", "tests/test_notebook.py",
-           "tests/test_widgets.py"]
+# The notebooks-anywhere test, the longest (75-160 s, pip's installs most of it), goes
+# first: it makes its Jupyter environment while the other worker builds the site.
+LONGEST = ["tests/test_notebooks_anywhere.py", "tests/test_browser.py", "tests/test_engine.py",
+           "docs/10-under-the-hood.md", "tests/test_prose_numbers.py", "tests/test_browser_python.py",
+           "tests/test_notebook.py", "tests/test_widgets.py"]
 
 
 def pytest_collection_modifyitems(items):
@@ -114,6 +117,23 @@ def origin(site):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def served_site(site_build, site):
+    """site_build["site_url"], with the built site served there over HTTP: the address the
+    site was built for, so what it links to itself (the notebooks' wheel) is reachable.
+    Fails if that port, free when the build started, has been taken since."""
+    url = site_build["site_url"]
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    try:
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", urlsplit(url).port), handler)
+    except OSError as error:
+        pytest.fail(f"cannot serve the site at {url}, the address it was built for: {error}")
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield url
+    server.shutdown()
+    server.server_close()
 
 
 SEARCH_INDEX = "**/search/search_index.json"

@@ -21,7 +21,7 @@ from nbclient.exceptions import CellExecutionError
 
 from scripts import ROOT
 from scripts.notebooks import executed as execute
-from tests.helpers import page_urls
+from scripts.notebooks import install_cell
 
 NOTEBOOK = ROOT / "docs" / "06-training.py"
 ANSI_COLOUR = re.compile(r"\x1b\[[0-9;]*m")  # IPython colours its tracebacks
@@ -78,34 +78,19 @@ def test_exactly_three_plots(executed):
         assert len(image.data["image/png"]) > 1000  # base64 PNG, not an empty figure
 
 
-def test_the_training_page_downloads_as_the_notebook_that_ran(site, executed):
-    """Its download holds exactly the cells the build executed (so it needs no third run)."""
+def test_the_training_page_downloads_as_the_notebook_that_ran(site_build, site, executed):
+    """Its download holds exactly the cells the build executed (so it needs no third run),
+    after the two that for_download puts first: where it comes from, and the install cell."""
+    from scripts import wheel
+
     download = nbformat.reads((site / "06-training" / "06-training.ipynb").read_text(encoding="utf-8"),
                               as_version=4)
     ran = [c for c in executed.cells if "quiz" not in c.metadata.get("tags", [])]  # not the build's quiz cells
-    assert [(c.cell_type, c.source) for c in download.cells] == [(c.cell_type, c.source) for c in ran]
+    header, install, *cells = download.cells
+    assert [(c.cell_type, c.source) for c in cells] == [(c.cell_type, c.source) for c in ran]
+    assert f"<{site_build['site_url']}06-training/>" in header.source
+    assert install.source == install_cell(["matplotlib", "numpy", "scikit-learn"], wheel.url(site_build["site_url"]))
     assert not any(c.get("outputs") for c in download.cells)  # the reader runs it
-
-
-def test_every_chapter_downloads_as_a_notebook_that_runs(site):
-    """Each Markdown page's .ipynb (made by the build from the page) runs top to bottom."""
-    ran = []
-    for path, _ in page_urls(site):
-        stem = "index" if path == "." else path
-        if stem == "06-training":
-            continue  # the notebook itself: the test above
-        download = site / stem / f"{stem}.ipynb"
-        notebook = nbformat.reads(download.read_text(encoding="utf-8"), as_version=4)
-        client = nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3",
-                                         resources={"metadata": {"path": str(ROOT)}})
-        try:
-            client.execute()
-        except CellExecutionError as error:
-            pytest.fail(f"{download.relative_to(site)}: {ANSI_COLOUR.sub('', str(error))}", pytrace=False)
-        code = [c for c in notebook.cells if c.cell_type == "code"]
-        assert code and all(c.execution_count for c in code), download
-        ran.append(stem)
-    assert len(ran) == len(page_urls(site)) - 1
 
 
 def test_a_chapter_notebook_keeps_the_page_order_and_its_hidden_setup(tmp_path):
@@ -122,13 +107,187 @@ def test_a_chapter_notebook_keeps_the_page_order_and_its_hidden_setup(tmp_path):
     cells = json.loads(chapter_notebook(Document(page.read_text(), str(page))))["cells"]
     sources = ["".join(c["source"]) for c in cells]
     kinds = [c["cell_type"] for c in cells]
-    assert kinds == ["markdown", "markdown", "code", "code", "markdown", "code", "code", "markdown"]
-    assert sources[1] == "# Title\n\nProse $x$."
-    assert sources[2].endswith("secret = 2") and sources[3] == "y = secret + 1"
-    assert sources[4] == "**Check yourself**\n\nWhat is y?\n\n**Answer**\n\nThree."
-    assert sources[5:7] == ["y", "y * 2"]
-    assert sources[7] == "Still the answer.\n\nAfter."
-    assert [c["id"] for c in cells] == [f"cell-{i}" for i in range(1, 9)]
+    assert kinds == ["markdown", "code", "code", "markdown", "code", "code", "markdown"]
+    assert sources[0] == "# Title\n\nProse $x$."
+    assert sources[1].endswith("secret = 2") and sources[2] == "y = secret + 1"
+    assert sources[3] == "**Check yourself**\n\nWhat is y?\n\n**Answer**\n\nThree."
+    assert sources[4:6] == ["y", "y * 2"]
+    assert sources[6] == "Still the answer.\n\nAfter."
+    assert [c["id"] for c in cells] == [f"cell-{i}" for i in range(1, 8)]
+
+
+SKIPPING_PAGE = """# Title
+
+```python
+try:
+    import torch
+except ImportError:
+    torch = None
+```
+
+<!-- skip: start if(torch is None, reason="PyTorch is not installed: pip install torch") -->
+```python
+>>> t = torch.tensor(2.0)
+>>> t.item()
+2.0
+```
+<!-- skip: end -->
+
+<!-- skip: next if(torch is None, reason="PyTorch is not installed: pip install torch") -->
+```python
+u = torch.ones(2)
+```
+
+```python
+v = 3
+```
+"""
+
+
+def test_a_block_the_page_skips_is_a_cell_that_skips_as_the_page_does(tmp_path):
+    from sybil import Document
+
+    from scripts.notebooks import SKIP_MAGIC, chapter_notebook
+    page = tmp_path / "page.md"
+    page.write_text(SKIPPING_PAGE)
+    cells = json.loads(chapter_notebook(Document(page.read_text(), str(page))))["cells"]
+    skip = '%%skip if(torch is None, reason="PyTorch is not installed: pip install torch")\n'
+    assert [(c["cell_type"], "".join(c["source"])) for c in cells] == [
+        ("markdown", SKIP_MAGIC[0]),
+        ("code", SKIP_MAGIC[1]),
+        ("markdown", "# Title"),
+        ("code", "try:\n    import torch\nexcept ImportError:\n    torch = None"),
+        ("code", skip + "t = torch.tensor(2.0)\nt.item()"),
+        ("code", skip + "u = torch.ones(2)"),
+        ("code", "v = 3"),
+    ]
+
+
+def test_skip_next_before_a_doctest_of_several_examples_fails_the_notebook(tmp_path):
+    """Sybil would skip only its first `>>>`: a cell cannot do that."""
+    from sybil import Document
+
+    from scripts.notebooks import chapter_notebook
+    page = tmp_path / "page.md"
+    page.write_text(SKIPPING_PAGE.replace("<!-- skip: end -->\n", "").replace(
+        "<!-- skip: start", "<!-- skip: next"))
+    with pytest.raises(ValueError, match=r"page.md:10: skip: next before a doctest of several examples"):
+        chapter_notebook(Document(page.read_text(), str(page)))
+
+
+def test_the_skip_magic_prints_the_reason_or_runs_the_cell_whose_errors_still_fail():
+    """SKIP_MAGIC in a real kernel: a skip whose condition holds prints its reason and runs
+    nothing; one whose condition does not runs the cell, which shows its result; an error
+    in such a cell fails the notebook, as it would without the magic."""
+    from scripts.notebooks import SKIP_MAGIC
+
+    reason = 'reason="PyTorch is not installed: pip install torch"'
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in [
+        SKIP_MAGIC[1],
+        "torch = None",
+        f"%%skip if(torch is None, {reason})\n1 / 0",
+        f"%%skip if(torch is not None, {reason})\nvalue = 41\nvalue + 1",
+        '%%skip "the page never runs this"\n1 / 0',
+        f"%%skip if(False, {reason})\n1 / 0",
+        "print('not reached')",
+    ]])
+    client = nbclient.NotebookClient(notebook, timeout=60, kernel_name="python3")
+    with pytest.raises(CellExecutionError, match="ZeroDivisionError"):
+        client.execute()
+    skipped, ran, never, failed, after = notebook.cells[2:]
+    assert [o.text for o in skipped.outputs] == ["PyTorch is not installed: pip install torch\n"]
+    assert [o.data["text/plain"] for o in ran.outputs if o.output_type == "execute_result"] == ["42"]
+    assert [o.text for o in never.outputs] == ["the page never runs this\n"]
+    assert any(o.output_type == "error" for o in failed.outputs)
+    assert after.outputs == [] and after.execution_count is None
+
+
+def test_imported_packages_are_the_pypi_names_of_what_the_cells_import():
+    from nbformat.v4 import new_code_cell, new_markdown_cell
+
+    from scripts.notebooks import imported_packages
+    cells = [new_markdown_cell("import pandas  # prose, not code"),
+             new_code_cell("%matplotlib inline\nimport math\nimport matplotlib.pyplot as plt\n"
+                           "from micrograd import Value"),
+             new_code_cell("from sklearn.datasets import make_moons\nimport numpy as np"),
+             new_code_cell("%%time\ntry:\n    import torch\nexcept ImportError:\n    torch = None"),
+             new_code_cell("!pip list\nfrom IPython.display import HTML")]
+    assert imported_packages(cells) == ["matplotlib", "numpy", "scikit-learn"]
+    assert imported_packages(cells[:1]) == []
+    with pytest.raises(ValueError, match="the notebook imports pandas"):
+        imported_packages([new_code_cell("import pandas as pd")])
+    with pytest.raises(ValueError, match="imports torch"):  # optional only where ImportError is caught
+        imported_packages([new_code_cell("try:\n    import torch\nexcept KeyError:\n    pass")])
+
+
+WHEEL = "http://127.0.0.1:8000/downloads/backprop_verified-0.1.0-py3-none-any.whl"
+INSTALL_WITH_NUMPY = """\
+import importlib.util
+import subprocess
+import sys
+
+
+def missing(module):
+    try:
+        return importlib.util.find_spec(module) is None
+    except ModuleNotFoundError:  # its package is missing too
+        return True
+
+
+needs = {  # module: what pip installs for it
+    "micrograd.trace": "backprop-verified[draw] @ http://127.0.0.1:8000/downloads/backprop_verified-0.1.0-py3-none-any.whl",
+    "numpy": "numpy",
+}
+install = [package for module, package in needs.items() if missing(module)]
+if install:
+    subprocess.check_call([sys.executable, "-m", "pip", "install", "--quiet", *install])
+    importlib.invalidate_caches()  # so the new packages are found without a restart"""
+
+
+def test_the_install_cell_of_a_notebook_with_and_without_numpy():
+    assert install_cell(["numpy"], WHEEL) == INSTALL_WITH_NUMPY
+    assert install_cell([], WHEEL) == INSTALL_WITH_NUMPY.replace('    "numpy": "numpy",\n', "")
+    assert '"sklearn": "scikit-learn",' in install_cell(["scikit-learn"], WHEEL)
+
+
+@pytest.mark.parametrize("missing", [set(), {"numpy"}, {"micrograd"}])
+def test_the_install_cell_installs_with_the_kernels_pip_only_what_is_missing(monkeypatch, missing):
+    """Run here, where everything is importable unless this test hides it (find_spec)."""
+    import importlib.util
+
+    find_spec, calls = importlib.util.find_spec, []
+
+    def hiding(name, *args):
+        if name.split(".")[0] in missing:
+            if "." in name:
+                raise ModuleNotFoundError(name)  # as find_spec does when the package is missing
+            return None
+        return find_spec(name, *args)
+
+    monkeypatch.setattr(importlib.util, "find_spec", hiding)
+    monkeypatch.setattr(subprocess, "check_call", lambda command: calls.append(command))
+    exec(install_cell(["numpy"], WHEEL), {})
+    wanted = {"numpy": ["numpy"], "micrograd": [f"backprop-verified[draw] @ {WHEEL}"]}
+    expected = [[sys.executable, "-m", "pip", "install", "--quiet", *wanted[m]] for m in missing]
+    assert calls == expected
+
+
+def test_a_download_says_where_it_comes_from_then_installs_what_it_needs():
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+    from scripts.notebooks import for_download
+    body = new_notebook(cells=[new_markdown_cell("# Page"), new_code_cell("import numpy as np")])
+    page = "http://127.0.0.1:8000/09-tensors/"
+    download = nbformat.reads(for_download(nbformat.writes(body), page, WHEEL), as_version=4)
+    assert [(c.cell_type, c.source) for c in download.cells] == [
+        ("markdown", "*This notebook is the page <http://127.0.0.1:8000/09-tensors/> of Backprop, "
+                     "Verified, its code as cells. The first cell installs what it needs where it is "
+                     "missing: the engine (`micrograd`, from the site's wheel), numpy.*"),
+        ("code", INSTALL_WITH_NUMPY),
+        ("markdown", "# Page"),
+        ("code", "import numpy as np"),
+    ]
+    assert [c.id for c in download.cells] == ["cell-1", "cell-2", "cell-3", "cell-4"]
 
 
 def test_a_dirty_rebuild_treats_a_notebook_not_yet_run_as_changed(tmp_path, monkeypatch):
@@ -147,7 +306,8 @@ def test_a_dirty_rebuild_treats_a_notebook_not_yet_run_as_changed(tmp_path, monk
     missing = tmp_path / "site-0123456789abcdef" / "06-training.ipynb"
     monkeypatch.setattr(hook, "site_notebook_path", lambda path: missing)
     config = MkDocsConfig(config_file_path=str(ROOT / "mkdocs.yml"))
-    config.load_dict({"site_name": "test", "docs_dir": str(ROOT / "docs"), "site_dir": str(tmp_path / "site")})
+    config.load_dict({"site_name": "test", "docs_dir": str(ROOT / "docs"), "site_dir": str(tmp_path / "site"),
+                      "site_url": "http://127.0.0.1:8000/"})
     assert config.validate() == ([], [])
     config.plugins._current_plugin = None  # as MkDocs sets it around each plugin's event
     source = File("06-training.py", config["docs_dir"], config["site_dir"], True)

@@ -7,6 +7,7 @@ import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import urljoin
 
 import pytest
 
@@ -43,11 +44,20 @@ def test_the_strict_build_passes_without_warnings(site_build):
 
 
 @pytest.mark.parametrize("md_path", MARKDOWN_PAGES, ids=lambda p: p.name)
-def test_every_generated_file_is_what_a_fresh_run_of_its_page_makes(site, fresh_run, md_path):
-    """Figures, traces and the page's notebook: byte-identical to running the page again now."""
+def test_every_generated_file_is_what_a_fresh_run_of_its_page_makes(site_build, site, fresh_run, md_path):
+    """Figures, traces and the page's notebook: byte-identical to running the page again now
+    (the notebook as the build serves it: for_download's install cell for the site's address)."""
+    from mkdocs.structure.files import File
+
+    from scripts import wheel
+    from scripts.notebooks import for_download
+
     fresh = fresh_run(md_path)
     assert fresh.files, md_path.name
+    page_url = urljoin(site_build["site_url"], File(md_path.name, str(DOCS), str(site), True).url)
     for uri, content in fresh.files.items():
+        if uri.endswith(".ipynb"):
+            content = for_download(content, page_url, wheel.url(site_build["site_url"]))
         built = (site / uri).read_text(encoding="utf-8")
         assert built == content, f"{md_path.name}: {uri} differs from a fresh run"
 

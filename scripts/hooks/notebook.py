@@ -4,7 +4,8 @@ Each one is executed once per change of itself or of micrograd/ (cached,
 scripts/notebooks.py), prepared for the site (math rendered by KaTeX, plots
 with alt text), and handed to mkdocs-jupyter as NN-*.ipynb, which turns it
 into the page without executing anything. The page's download is the same
-notebook without outputs, NN-*/NN-*.ipynb.
+notebook without outputs, NN-*/NN-*.ipynb, with a first cell that installs what
+it needs (scripts.notebooks.for_download: the engine from the site's wheel).
 
 The execution starts in its own process (scripts/run_notebook.py) before the
 build reads any file (on_pre_build), so it runs while the pages hook runs the
@@ -24,6 +25,7 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
+from urllib.parse import urljoin
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # loaded by path: make `scripts` importable
 sys.dont_write_bytecode = True  # a __pycache__ under a watched folder would make `serve` rebuild again
@@ -36,9 +38,15 @@ from mkdocs.structure.files import File
 from mkdocs_jupyter import convert
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from scripts import ROOT
+from scripts import ROOT, wheel
 from scripts.katex import render_markdown_math
-from scripts.notebooks import cached, download_notebook, site_notebook, site_notebook_path
+from scripts.notebooks import (
+    cached,
+    download_notebook,
+    for_download,
+    site_notebook,
+    site_notebook_path,
+)
 
 _started = []  # processes executing notebooks, started by on_pre_build
 _giving_back = []  # threads that give the build every CPU back when those end (_leave_a_cpu_to)
@@ -70,8 +78,11 @@ def on_files(files, config):
         page.source_path = source.abs_src_path  # for scripts/hooks/sources.py
         _sources[page.src_uri] = source
         files.append(page)
-        files.append(File.generated(config, f"{stem}/{stem}.ipynb",
-                                    content=download_notebook(source.abs_src_path)))
+        # the page's address: MkDocs' URL of a page of that name (the File above is not one yet)
+        url = File(f"{stem}.md", config["docs_dir"], config["site_dir"], config["use_directory_urls"]).url
+        download = for_download(download_notebook(source.abs_src_path),
+                                urljoin(config["site_url"], url), wheel.url(config["site_url"]))
+        files.append(File.generated(config, f"{stem}/{stem}.ipynb", content=download))
     return files
 
 

@@ -7,8 +7,12 @@ multiprocessing fork server that has the heavy libraries already imported
 `<!-- kind: ... -->` directive in page order, the Markdown that replaces it,
 plus the generated files (figures, the page as a notebook), which enter the
 build through File.generated (never written into docs/, so serve does not
-loop). A run is cached on the page's text and the source of everything it
-runs (micrograd/, scripts/, docs/exercises/), so a prose edit re-runs one page.
+loop). The page's notebook is served as scripts.notebooks.for_download makes
+it: first a cell that installs the engine from the site's wheel (at
+site_url, scripts/wheel.py), so it runs in any Jupyter; that is done here,
+outside the cached run, which therefore does not depend on site_url.
+A run is cached on the page's text and the source of everything it runs
+(micrograd/, scripts/, docs/exercises/), so a prose edit re-runs one page.
 A failing example or directive fails the build with docs/<page>.md:<line>.
 
 Under `mkdocs serve --dirty` (scripts/dev.sh serve), MkDocs re-renders only
@@ -26,6 +30,7 @@ import os
 import re
 import sys
 from pathlib import Path
+from urllib.parse import urljoin
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # loaded by path: make `scripts` importable
 sys.dont_write_bytecode = True  # a __pycache__ under a watched folder would make `serve` rebuild again
@@ -36,7 +41,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
-from scripts import ROOT
+from scripts import ROOT, wheel
+from scripts.notebooks import for_download
 from scripts.pages import PRELOAD, build_run
 
 CACHE = ROOT / ".cache" / "pages"
@@ -78,11 +84,14 @@ def on_files(files, config):
         fresh = iter(fresh)
         runs = [(next(fresh), True) if run is None else run for run in runs]
     _runs.clear()
+    wheel_url = wheel.url(config["site_url"]) if pages else None
     for page, (result, ran) in zip(pages, runs):
         _runs[page.src_uri] = result
         if ran:  # for dirty builds: re-render the page, not only when its file is newer
             page.is_modified = lambda: True
         for uri, content in sorted(result["files"].items()):
+            if uri.endswith(".ipynb"):  # the page as a notebook: with its install cell
+                content = for_download(content, urljoin(config["site_url"], page.url), wheel_url)
             files.append(File.generated(config, uri, content=content))
     return files
 

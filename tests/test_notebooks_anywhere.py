@@ -1,0 +1,143 @@
+"""Every downloaded notebook runs anywhere, as a reader runs it: downloaded over HTTP from
+the built site, in a fresh virtual environment that has only Jupyter in it (on a machine
+with Graphviz, as Colab is), in a folder outside the repository. Its first cell installs
+what it needs: the engine from the wheel the site serves, and numpy, matplotlib,
+scikit-learn where it imports them. Chapter 8's PyTorch cells print what to install.
+
+Slow (pip installs Jupyter, then numpy, matplotlib and scikit-learn; pip's own cache
+helps), and it needs PyPI: measured times are in the test's printed summary (-rP).
+"""
+
+import json
+import os
+import subprocess
+import time
+import urllib.request
+import venv
+
+import nbformat
+import pytest
+
+from tests.helpers import page_urls
+
+JUPYTER = ["ipykernel", "nbclient"]  # all the fresh environment has, besides pip
+TORCH_REASON = "PyTorch is not installed: pip install torch"
+
+# Run by the fresh environment's Python: each notebook in argv top to bottom, in a kernel
+# of that environment, its working directory the notebook's folder; writes the executed
+# notebook as <stem>.ran.ipynb and prints {notebook: error or None} as JSON.
+RUNNER = """\
+import json, pathlib, re, sys
+import nbclient, nbformat
+from nbclient.exceptions import CellExecutionError
+failures = {}
+for path in map(pathlib.Path, sys.argv[1:]):
+    notebook = nbformat.read(path, as_version=4)
+    try:
+        nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3",
+                                resources={"metadata": {"path": str(path.parent)}}).execute()
+        failures[path.name] = None
+    except CellExecutionError as error:
+        failures[path.name] = re.sub(r"\\x1b\\[[0-9;]*m", "", str(error))
+    nbformat.write(notebook, path.with_suffix(".ran.ipynb"))
+print(json.dumps(failures))
+"""
+
+# What the fresh environment must not inherit from this test run: the repository's venv,
+# its import path, pytest's matplotlib backend, the build's "no bytecode". pip's settings
+# (PIP_*, proxies) stay.
+NOT_INHERITED = {"VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "MPLBACKEND",
+                 "PYTHONDONTWRITEBYTECODE"}
+
+
+def _environment():
+    """The environment of the fresh Jupyter and its kernels. pip does not compile what it
+    installs (PIP_NO_COMPILE): numpy, matplotlib, scipy and scikit-learn hold thousands of
+    modules, and Python compiles the few a notebook imports when it first imports them."""
+    inherited = {k: v for k, v in os.environ.items()
+                 if k not in NOT_INHERITED and not k.startswith(("JUPYTER", "PYTEST", "IPYTHON"))}
+    return {**inherited, "PIP_NO_COMPILE": "1"}
+
+
+@pytest.fixture(scope="session")
+def jupyter_only(tmp_path_factory):
+    """(python, seconds): a new virtual environment with only JUPYTER installed, its Python's
+    path, and how long making it took. Session-scoped and requested before the site, so
+    under pytest-xdist it is made while another worker builds the site."""
+    start = time.perf_counter()
+    folder = tmp_path_factory.mktemp("jupyter-only")
+    venv.create(folder, with_pip=True)  # no --system-site-packages
+    python = folder / "bin" / "python"
+    installed = subprocess.run([python, "-m", "pip", "install", "--quiet", *JUPYTER],
+                               capture_output=True, text=True, env=_environment())
+    assert installed.returncode == 0, f"pip install {' '.join(JUPYTER)}:\n{installed.stderr}"
+    return python, time.perf_counter() - start
+
+
+def test_every_downloaded_notebook_runs_in_a_fresh_jupyter_that_installs_what_it_needs(
+        jupyter_only, served_site, site, tmp_path):
+    python, made_in = jupyter_only
+    start = time.perf_counter()
+    work = tmp_path / "reader"  # outside the repository: its micrograd cannot be imported
+    work.mkdir()
+    stems = ["index" if path == "." else path for path, _ in page_urls(site)]
+    for stem in stems:
+        with urllib.request.urlopen(f"{served_site}{stem}/{stem}.ipynb") as response:
+            (work / f"{stem}.ipynb").write_bytes(response.read())
+    ran = subprocess.run([python, "-c", RUNNER, *(f"{stem}.ipynb" for stem in stems)],
+                         cwd=work, capture_output=True, text=True, env=_environment())
+    assert ran.returncode == 0, ran.stderr
+    failures = {name: error for name, error in json.loads(ran.stdout).items() if error}
+    assert not failures, "\n\n".join(f"{name}: {error}" for name, error in failures.items())
+
+    notebooks = {stem: nbformat.read(work / f"{stem}.ran.ipynb", as_version=4) for stem in stems}
+    for stem, notebook in notebooks.items():
+        code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+        assert code and all(cell.execution_count for cell in code), stem
+        raised = [c for c in code if any(o.output_type == "error" for o in c.outputs)]
+        assert all("raises-exception" in c.metadata.get("tags", []) for c in raised), stem  # as the page
+    skipped = [cell for cell in notebooks["08-pytorch"].cells if cell.source.startswith("%%skip")]
+    assert skipped and all(_printed(cell) == f"{TORCH_REASON}\n" for cell in skipped)
+
+    # the kernel was the fresh environment's, and its engine came from the site's wheel
+    direct_url = subprocess.run(
+        [python, "-c", "from importlib.metadata import distribution as d; "
+                       "print(d('backprop-verified').read_text('direct_url.json'))"],
+        cwd=work, capture_output=True, text=True, check=True).stdout
+    assert json.loads(direct_url)["url"].startswith(f"{served_site}downloads/backprop_verified-")
+
+    installing = sum(_seconds(notebook.cells[1]) for notebook in notebooks.values())
+    print(f"notebooks anywhere: Jupyter's environment {made_in:.1f} s (pip), {len(stems)} notebooks "
+          f"{time.perf_counter() - start:.1f} s, of which their install cells (pip) {installing:.1f} s")
+
+
+def _printed(cell):
+    return "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+
+
+def _seconds(cell):
+    """How long nbclient saw the cell run (its timing metadata), in seconds."""
+    from datetime import datetime
+
+    timing = cell.metadata["execution"]
+    start, end = (datetime.fromisoformat(timing[k].replace("Z", "+00:00"))
+                  for k in ("iopub.execute_input", "shell.execute_reply"))
+    return (end - start).total_seconds()
+
+
+
+def test_the_engines_wheel_is_the_same_bytes_in_every_build(tmp_path):
+    """Two builds (and the build's cached one) are one file: SOURCE_DATE_EPOCH fixes every
+    entry's time, which would otherwise be the build's. It holds the engine's modules."""
+    import zipfile
+
+    from scripts import ROOT, wheel
+
+    first, second = wheel.build(tmp_path / "first"), wheel.build(tmp_path / "second")
+    assert first.read_bytes() == second.read_bytes() == wheel.wheel().read_bytes()
+    assert first.name.startswith("backprop_verified-") and first.name.endswith("-py3-none-any.whl")
+    with zipfile.ZipFile(first) as archive:
+        entries = archive.infolist()
+    assert {e.date_time for e in entries} == {(1980, 1, 1, 0, 0, 0)}
+    modules = sorted(e.filename for e in entries if e.filename.startswith("micrograd/"))
+    assert modules == sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "micrograd").glob("*.py"))
