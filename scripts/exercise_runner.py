@@ -16,7 +16,7 @@ import traceback
 
 from scripts.exercise_checks import Fail, release_deep_graphs
 from scripts.exercise_format import ExerciseFormatError, load
-from scripts.reader_code import clip
+from scripts.reader_code import clip, describe, no_input
 
 READER_FILE = "<your code>"  # the file name the reader's code is compiled under
 
@@ -77,7 +77,7 @@ def run(exercise, code):
                               f"{type(error).__name__} on {where}: {error.msg}"
                               + (f"\n    {text}" if text else ""))], note=note)
     namespace = {"__name__": "exercise"}
-    with contextlib.redirect_stdout(output):
+    with contextlib.redirect_stdout(output), no_input():
         try:
             exec(compiled, namespace)
         except (Exception, SystemExit) as error:  # the reader's code may raise anything
@@ -115,12 +115,11 @@ def _run_test(test, user):
     except Fail as failure:
         return Result(name, False, str(failure))
     except RecursionError as error:
-        return Result(name, False, _reader_error(error) if _reader_line(error) else
-                      f"RecursionError: {error}")
+        return Result(name, False, _reader_error(error) if _reader_line(error) else describe(error))
     except (Exception, SystemExit) as error:  # reported, never raised, so every test runs
         if _reader_line(error):
             return Result(name, False, _reader_error(error))
-        text = f"could not check this: {type(error).__name__}: {error}"
+        text = f"could not check this: {describe(error)}"
         if "NoneType" in str(error):
             text += " (a method of yours returned None: does each one `return` its result?)"
         return Result(name, False, text)
@@ -142,7 +141,7 @@ def _reader_error(error):
                 "a long chain of operations needs a loop with your own stack, not recursion")
     line = _reader_line(error)
     where = f" on line {line} of your code" if line else ""
-    text = f"{type(error).__name__}{where}: {error}"
+    text = describe(error, where)
     if "ellipsis" in str(error).lower():
         text += " (a blank, ..., is still in your code)"
     elif isinstance(error, NameError):

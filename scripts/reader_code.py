@@ -1,10 +1,13 @@
 """What every run of a reader's code needs, in the browser (Pyodide) and under pytest: its
-printed output clipped, and its computation graphs taken apart before they are freed.
+printed output clipped, its computation graphs taken apart before they are freed, input()
+that says why it cannot work, and an error described even when it has no message.
 
 Used by scripts/run_blocks.py (Run on a chapter's blocks) and
 scripts/exercise_runner.py (an exercise's Run). Stdlib only.
 """
 
+import builtins
+import contextlib
 import types
 
 MAX_OUTPUT = 10_000  # characters kept of what one run (an exercise, or one block) prints
@@ -14,6 +17,41 @@ PAGE_MODULES = {"builtins", "__test__"}  # the __module__ of classes that page c
 def clip(text):
     """text (str) cut to MAX_OUTPUT characters, with a line that says so when it was cut."""
     return text if len(text) <= MAX_OUTPUT else text[:MAX_OUTPUT] + "\n... (output cut)\n"
+
+
+NO_INPUT = ("input() is not available in the browser: Python here has no keyboard to read from. "
+            "Put the value in a variable instead (for example x = 2.0 where you would type 2.0).")
+
+
+def _input(prompt=""):
+    raise RuntimeError(NO_INPUT)
+
+
+@contextlib.contextmanager
+def no_input():
+    """While the reader's code runs, input() raises RuntimeError(NO_INPUT): in the browser it
+    would otherwise fail with "OSError: [Errno 29] I/O error", under pytest with another OSError."""
+    saved = builtins.input
+    builtins.input = _input
+    try:
+        yield
+    finally:
+        builtins.input = saved
+
+
+def describe(error, where=""):
+    """"Type<where>: message" of an exception, or "Type<where>" and what it means when it has
+    no message (MemoryError() has none: "MemoryError: " would end in an empty colon).
+
+    where: words that place it, after the type (" on line 3 of your code").
+    """
+    name = type(error).__name__ + where
+    text = str(error)
+    if text:
+        return f"{name}: {text}"
+    if isinstance(error, MemoryError):
+        return f"{name}: Python ran out of memory (something grew far too big)"
+    return name
 
 
 def take_graphs_apart(objects):

@@ -33,9 +33,12 @@ import re
 import time
 import traceback
 
-from scripts.reader_code import clip, take_graphs_apart
+from scripts.reader_code import clip, no_input, take_graphs_apart
 
 _TRAILING_WHITESPACE = re.compile(r"[ \t]+$", re.MULTILINE)
+# doctest compiles example k of a test named N as "<doctest N[k]>"; each example here is a test
+# of its own named "block 3, example 2", so k is always 0 and the label drops it.
+_DOCTEST_FILE = re.compile(r"<doctest (.+?)\[0\]>")
 
 
 def run(blocks, upto, edits=None, on_block=None):
@@ -49,10 +52,11 @@ def run(blocks, upto, edits=None, on_block=None):
     namespace = {}
     results = []
     try:
-        for index, block in enumerate(blocks[: upto + 1]):
-            if on_block is not None:
-                on_block(index)
-            results.append(_run_block(block, index, edits.get(index), namespace, _name(blocks, index)))
+        with no_input():
+            for index, block in enumerate(blocks[: upto + 1]):
+                if on_block is not None:
+                    on_block(index)
+                results.append(_run_block(block, index, edits.get(index), namespace, _name(blocks, index)))
     finally:
         take_graphs_apart(namespace.values())
         namespace.clear()
@@ -200,9 +204,13 @@ def _run_doctest(text, namespace, name, skipped):
         remove_name = "__name__" not in namespace
         if remove_name:
             namespace["__name__"] = "__test__"
+        label = f"{name}, example {number + 1}"  # as the reader counts the block's examples
+        filename = f"<doctest {label}[0]>"  # what doctest compiles it as
+        linecache.cache[filename] = (len(example.source), None, example.source.splitlines(keepends=True),
+                                     filename)  # its lines in a traceback, from a later example too
         try:
             runner.outcome = None
-            runner.run(_DocTest([example], namespace, name, example.lineno), clear_globs=False,
+            runner.run(_DocTest([example], namespace, label, example.lineno), clear_globs=False,
                        out=lambda _text: None)
         finally:
             if remove_name:
@@ -247,11 +255,11 @@ def _format_exception(error):
     if isinstance(error, SyntaxError) and error.filename and error.filename.startswith("<"):
         return "".join(traceback.format_exception_only(type(error), error)).rstrip("\n")
     frames = [frame for frame in traceback.extract_tb(error.__traceback__)
-              if not frame.filename.endswith(("run_blocks.py", "doctest.py"))]
+              if not frame.filename.endswith(("run_blocks.py", "doctest.py", "reader_code.py"))]
     lines = ["Traceback (most recent call last):\n"] if frames else []
     lines += traceback.format_list(frames)
     lines += traceback.format_exception_only(type(error), error)
-    text = "".join(lines).rstrip("\n")
+    text = _DOCTEST_FILE.sub(r"<\1>", "".join(lines).rstrip("\n"))
     if isinstance(error, ModuleNotFoundError):
         text += ("\n(Python in your browser has the standard library and micrograd, "
                  "not other packages: run this page with pytest to use them.)")

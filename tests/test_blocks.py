@@ -275,6 +275,26 @@ def test_an_unexpected_exception_in_a_doctest_is_an_error_with_its_traceback():
     assert wrong["exception"] and wrong["text"].endswith("KeyError: 'missing'")
 
 
+def test_a_doctests_traceback_names_the_block_and_counts_its_examples_from_1():
+    """Each example runs as a doctest of its own; its traceback still says which one it is."""
+    source = ">>> 1\n1\n>>> def half(x):\n...     return x / 0\n>>> half(3)\n1.5\n"
+    (result,) = run_blocks.run([doctest_block(source)], 0)
+    text = result["transcript"][-1]["text"]
+    assert text == ('Traceback (most recent call last):\n'
+                    '  File "<block 1, example 3>", line 1, in <module>\n    half(3)\n'
+                    '  File "<block 1, example 2>", line 2, in half\n    return x / 0\n           ~~^~~\n'
+                    'ZeroDivisionError: division by zero'), text
+
+
+def test_input_in_a_block_says_it_is_not_available():
+    (result,) = run_blocks.run([code("name = input('?')\n")], 0)
+    assert result["error"].splitlines()[-1] == (
+        "RuntimeError: input() is not available in the browser: Python here has no keyboard to read from. "
+        "Put the value in a variable instead (for example x = 2.0 where you would type 2.0).")
+    assert "reader_code.py" not in result["error"]
+    assert builtins.input.__module__ == "builtins", "input() is the real one again after the run"
+
+
 def test_code_blocks_and_doctests_see_the_namespace_as_sybil_gives_it(tmp_path, capsys):
     """__name__, a class's module, __builtins__: the same under Sybil and under the runner."""
     page = tmp_path / "01-names.md"
@@ -345,6 +365,7 @@ def test_a_chapter_without_its_export_fails_the_build_and_a_page_with_no_visible
     spec.loader.exec_module(hook)
     monkeypatch.setitem(hook._runtime, "pyodide", "assets/pyodide/314.0.7/pyodide.mjs")
     monkeypatch.setitem(hook._runtime, "zip_hash", "0123456789ab")
+    monkeypatch.setitem(hook._runtime, "bytes", 13_400_000)
     page = types.SimpleNamespace(url="01-x/", file=types.SimpleNamespace(src_uri="01-x.md"))
 
     class Files:
@@ -362,7 +383,7 @@ def test_a_chapter_without_its_export_fails_the_build_and_a_page_with_no_visible
     one = json.dumps({"page": "docs/01-x.md", "blocks": [code("x = 1\n", line=3)]})
     out = hook.on_page_markdown("# X\n", page, None, Files(one))
     assert out.startswith('# X\n\n<div class="bv-run" hidden data-blocks="blocks.json?v=')
-    assert 'data-lines="3" data-runtime="../assets/pyodide/314.0.7/" ' in out
+    assert 'data-lines="3" data-runtime="../assets/pyodide/314.0.7/" data-runtime-bytes="13400000" ' in out
     assert out.endswith('<script type="module" src="../javascripts/run-blocks.js"></script>\n')
     other = types.SimpleNamespace(url="07-y/", file=types.SimpleNamespace(src_uri="07-y.md"))
     assert hook.on_page_markdown("# Y\n", other, None, None) == "# Y\n"

@@ -126,6 +126,23 @@ def test_an_exception_inside_a_test_points_at_the_readers_line():
     assert messages and all(m.startswith("ZeroDivisionError on line 4 of your code") for m in messages)
 
 
+def test_an_exception_without_a_message_is_named_and_explained_not_left_at_a_colon():
+    report = exercise_runner.run("local_add_mul", "x = 1\nraise MemoryError\n")
+    assert report.results[0].message == ("MemoryError on line 2 of your code: Python ran out of memory "
+                                         "(something grew far too big)")
+    report = exercise_runner.run("local_add_mul", "raise ValueError()\n")
+    assert report.results[0].message == "ValueError on line 1 of your code"
+
+
+def test_input_says_it_is_not_available_and_suggests_a_variable():
+    report = exercise_runner.run("local_add_mul", "n = input('How many? ')\n")
+    assert report.results[0].message == (
+        "RuntimeError on line 1 of your code: input() is not available in the browser: Python here has no "
+        "keyboard to read from. Put the value in a variable instead (for example x = 2.0 where you would "
+        "type 2.0).")
+    assert input.__module__ == "builtins", "input() is the real one again after the run"
+
+
 def test_a_missing_name_says_which():
     report = exercise_runner.run("chain_rule", "def propagated(node):\n    pass\n")
     assert failing_messages(report)[0] == "your code defines no `propagate`: keep the name from the starter code"
@@ -226,6 +243,7 @@ class FakePage:
 def runtime(monkeypatch):
     monkeypatch.setitem(hook._runtime, "pyodide", "assets/pyodide/314.0.7/pyodide.mjs")
     monkeypatch.setitem(hook._runtime, "zip_hash", "0123456789ab")
+    monkeypatch.setitem(hook._runtime, "bytes", 13_400_000)
 
 
 def test_an_unknown_exercise_fails_the_build_with_page_and_line(runtime):

@@ -64,7 +64,7 @@ EXERCISE_LIKE = re.compile(r"<!--[ \t]*exercise\b")
 HEADING = re.compile(r"^(#{1,6})[ \t]")
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 
-_runtime = {}  # filled by on_files: "pyodide" (the served pyodide.mjs), "zip_hash"
+_runtime = {}  # filled by on_files: "pyodide" (the served pyodide.mjs), "zip_hash", "bytes"
 
 
 def on_files(files, config):
@@ -75,7 +75,10 @@ def on_files(files, config):
                           "assets.py serves Pyodide; list it before python_runtime.py in mkdocs.yml")
     packed = python_zip()
     files.append(File.generated(config, PYTHON_ZIP, content=packed))
-    _runtime.update(pyodide=served[0], zip_hash=hashlib.sha256(packed).hexdigest()[:12])
+    folder = served[0].rsplit("/", 1)[0] + "/"
+    runtime = sum(Path(file.abs_src_path).stat().st_size if file.abs_src_path else len(file.content_bytes)
+                  for file in files if file.dest_uri.startswith(folder))
+    _runtime.update(pyodide=served[0], zip_hash=hashlib.sha256(packed).hexdigest()[:12], bytes=runtime)
     for file in list(files):
         if file.src_uri.startswith("exercises/") or file.src_uri == EDITOR_SOURCE:
             files.remove(file)  # the zip holds the exercises; the bundle replaces the editor source
@@ -116,10 +119,12 @@ def run_blocks_markdown(page, files):
 
 
 def _runtime_attributes(page_url):
-    """data-runtime (Pyodide's folder) and data-python (the zip), relative to the page."""
+    """data-runtime (Pyodide's folder), data-runtime-bytes (the size of the files in it, for
+    the first Run's progress line) and data-python (the zip), relative to the page."""
     runtime = get_relative_url(_runtime["pyodide"], page_url).rsplit("/", 1)[0] + "/"
     python = get_relative_url(PYTHON_ZIP, page_url) + f"?v={_runtime['zip_hash']}"
-    return f'data-runtime="{html.escape(runtime)}" data-python="{html.escape(python)}"'
+    return (f'data-runtime="{html.escape(runtime)}" data-runtime-bytes="{_runtime["bytes"]}" '
+            f'data-python="{html.escape(python)}"')
 
 
 def exercises_markdown(markdown, page):
