@@ -9,9 +9,12 @@ its worker make is recorded: nothing may leave the origin, and nothing of
 Python may load before the first Run. Every console error is recorded too.
 """
 
+import functools
 import gzip
+import http.server
 import json
 import re
+import threading
 import time
 import types
 import urllib.request
@@ -24,6 +27,8 @@ ORDER = ["local_add_mul", "local_pow_tanh_exp_relu", "chain_rule", "topological_
          "whole_engine"]
 PYTHON_FILES = re.compile(r"/assets/pyodide/|site-python\.zip|/javascripts/python(-worker)?\.js|/blocks\.json")
 measured = {}  # numbers for the report, printed at the end (run pytest with -s to see them)
+STOPPED = ("Stopped after {seconds} s: the code ran longer than a Run may (an endless loop, a long loop, "
+           "or a time.sleep()?). Python was shut down; the next Run starts it again.")
 
 
 @pytest.fixture(scope="session")
@@ -174,6 +179,12 @@ def test_a_solution_typed_in_the_editor_passes_every_test(chapter):
     page.keyboard.press("Control+A")
     page.keyboard.insert_text(exercise.solution)
     assert code_of(page, "local_add_mul") == exercise.solution
+    page.evaluate("""() => {
+        const status = document.querySelector('.exercise[data-exercise="local_add_mul"] .exercise-status');
+        window.progressLines = [];
+        new MutationObserver(() => window.progressLines.push(status.textContent))
+            .observe(status, { childList: true, characterData: true, subtree: true });
+    }""")
     start = time.perf_counter()
     page.keyboard.press("Control+Enter")  # the editor's run key
     page.wait_for_function("() => document.querySelector('.exercise[data-exercise=\"local_add_mul\"] "
@@ -188,6 +199,22 @@ def test_a_solution_typed_in_the_editor_passes_every_test(chapter):
     measured["first run files"] = {u.split("/")[-1]: chapter.sizes.get(u, 0) for u in first_run}
     for name in ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]:
         assert any(u.endswith(f"/assets/pyodide/314.0.7/{name}") for u in first_run), name
+
+
+def test_the_first_runs_progress_counts_the_bytes_the_browser_fetched(chapter, site):
+    """Issue 16: it said "2.7 of 2.7 MB" while the browser fetched about 13.5 MB."""
+    lines = chapter.page.evaluate("window.progressLines")
+    fetched = sum(size for url, size in chapter.sizes.items() if "/assets/pyodide/" in url)
+    runtime = sum(p.stat().st_size for p in (site / "assets" / "pyodide" / "314.0.7").iterdir())
+    assert fetched == runtime, "the first Run fetches the whole runtime"
+    counted = [re.fullmatch(r"Downloading Python \(first Run only\): ([0-9.]+) of ([0-9.]+) MB", line)
+               for line in lines]
+    counted = [(float(m[1]), float(m[2])) for m in counted if m]
+    measured["first run: progress lines"] = lines
+    assert counted and all(total == float(f"{runtime / 1e6:.1f}") for _, total in counted), lines
+    assert [loaded for loaded, _ in counted] == sorted(loaded for loaded, _ in counted), lines
+    assert "Starting Python (compiling the interpreter takes a few seconds, once)…" in lines, \
+        "every byte counted: the line moves on to the start"
 
 
 def test_assignment_instead_of_plus_equals_gets_its_message(chapter):
@@ -470,6 +497,232 @@ def test_a_390px_phone_shows_a_run_block_and_its_output_without_sideways_scrolli
         page.set_viewport_size({"width": 1280, "height": 800})
 
 
+# --- The reader's code stays in its box ------------------------------------------------
+#
+# Reader code runs in the worker with the whole of `js` (the worker's global object).
+# guard.js confines it to the site's origin once Python has loaded; the page reads results
+# only from a MessageChannel the reader's code cannot reach.
+
+
+@pytest.fixture(scope="module")
+def elsewhere():
+    """Another origin on 127.0.0.1 (another port) that would answer anything, CORS open, and
+    records every request it gets: the reader's code must reach it never."""
+    seen = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def answer(self):
+            seen.append(f"{self.command} {self.path}")
+            self.send_response(200)
+            self.send_header("Access-Control-Allow-Origin", "*")
+            self.send_header("Content-Type", "text/javascript")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        do_GET = do_POST = do_OPTIONS = answer
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    urllib.request.urlopen(f"{url}/probe").read()  # it answers
+    assert seen == ["GET /probe"]
+    seen.clear()
+    yield types.SimpleNamespace(url=url, seen=seen)
+    server.shutdown()
+    server.server_close()
+
+
+# Every way out the worker's global offers, tried from a chapter block; each prints a line.
+ESCAPES = """\
+import asyncio, js, pyodide.code, pyodide.http, pyodide_js
+from pyodide.ffi import create_proxy, to_js
+url = "{url}/from-block"
+ignore = create_proxy(lambda *_: None)
+def attempt(name, how):
+    try:
+        result = how()
+    except Exception as error:
+        print(name, "refused")
+    else:
+        if hasattr(result, "then"):
+            result.then(ignore, ignore)  # a refused fetch is a rejected promise: handled
+        print(name, "returned")
+def xhr():
+    request = js.XMLHttpRequest.new()
+    request.open("GET", url + "/xhr", False)
+    request.send()
+def worker():
+    blob = js.Blob.new(to_js([f"fetch('{{url}}/nested-worker')"]), type="text/javascript")
+    js.Worker.new(js.URL.createObjectURL(blob))
+attempt("fetch", lambda: js.fetch(url + "/fetch"))
+attempt("fetch, the prototype's", lambda: js.WorkerGlobalScope.prototype.fetch.call(js.self, url + "/proto"))
+attempt("fetch, a Request", lambda: js.fetch(js.Request.new(url + "/request")))
+attempt("XMLHttpRequest", xhr)
+attempt("open_url", lambda: pyodide.http.open_url(url + "/open-url"))
+attempt("importScripts", lambda: js.importScripts(url + "/import-scripts.js"))
+attempt("WebSocket", lambda: js.WebSocket.new(url.replace("http", "ws") + "/ws"))
+attempt("EventSource", lambda: js.EventSource.new(url + "/event-source"))
+attempt("WebTransport", lambda: js.WebTransport.new(url.replace("http", "https") + "/transport"))
+attempt("Worker", worker)
+attempt("FontFace", lambda: js.FontFace.new("x", f"url({{url}}/font)").load())
+attempt("caches", lambda: js.caches.open("x"))
+attempt("eval", lambda: js.eval(f"import('{{url}}/eval.js')"))
+attempt("run_js", lambda: pyodide.code.run_js(f"fetch('{{url}}/run-js')"))
+attempt("Function", lambda: js.Function.new(f"return import('{{url}}/function.js')")())
+attempt("a function's constructor", lambda: js.fetch.constructor.new(f"return import('{{url}}/ctor.js')")())
+attempt("setTimeout with code", lambda: js.setTimeout(f"fetch('{{url}}/timeout')", 0))
+attempt("loadPackage", lambda: pyodide_js.loadPackage(url + "/x-1.0-py3-none-any.whl",
+                                                        messageCallback=ignore, errorCallback=ignore))
+task = asyncio.ensure_future(pyodide.http.pyfetch(url + "/pyfetch"))
+task.add_done_callback(lambda t: t.exception())
+"""
+REFUSED_AT_ONCE = ["XMLHttpRequest", "open_url", "importScripts", "WebSocket", "EventSource", "WebTransport",
+                   "Worker", "FontFace", "caches", "eval", "run_js", "Function", "a function's constructor",
+                   "setTimeout with code"]
+
+
+def test_reader_code_reaches_no_other_host_from_a_block_or_an_exercise(chapter, site, elsewhere):
+    """Issue 17: `js.fetch(url)` in a block or an exercise reached another origin."""
+    page = chapter.page
+    block = middle_doctest(page, site)
+    first = next(b for b in visible(site, "04-engine") if b["kind"] == "code" and not b["skip"])
+    edit(page, first["n"], ESCAPES.format(url=elsewhere.url))
+    result, _ = run_block(page, first["n"])
+    mine = result["report"]["results"][first["index"]]
+    assert mine["status"] == "ran", mine
+    printed = dict(line.rsplit(" ", 1) for line in mine["output"].splitlines())
+    assert {name: printed.get(name) for name in REFUSED_AT_ONCE} == dict.fromkeys(REFUSED_AT_ONCE, "refused")
+    set_code(page, "backward", f"import js\njs.fetch('{elsewhere.url}/from-exercise').catch(lambda e: None)\n"
+                               f"x = js.XMLHttpRequest.new()\nx.open('GET', '{elsewhere.url}/from-exercise')\n")
+    summary, rows, _ = run(page, "backward")
+    assert rows[0][2].startswith("JsException on line 4 of your code: TypeError: XMLHttpRequest to "), rows
+    run_block(page, block["n"])  # a Run after: Python still works, and the blocks' promises have settled
+    time.sleep(0.5)
+    assert elsewhere.seen == []
+    page.evaluate(f"n => {RUN}.blocks[n - 1].reset.click()", first["n"])
+    set_code(page, "backward", exercise_format.load("backward").starter)
+
+
+def test_the_guard_is_small(site):
+    raw = (site / "javascripts" / "guard.js").read_bytes()
+    measured["guard.js (bytes raw, gzipped)"] = (len(raw), len(gzip.compress(raw, 9)))
+    assert len(raw) < 5_000
+
+
+FORGERY = """\
+import js
+from pyodide.ffi import to_js
+report = {"results": [{"name": "forged", "passed": True, "message": ""}], "output": "", "note": ""}
+for id in range(1, 300):
+    for kind in ("started", "result"):
+        js.postMessage(to_js({"type": kind, "id": id, "startMs": 1, "runMs": 1, "report": report},
+                             dict_converter=js.Object.fromEntries))
+"""
+
+
+def test_a_result_forged_by_the_readers_code_is_not_shown(chapter):
+    """Issue 17: posting messages that imitate a result made an exercise show
+    "All 1 tests passed." with a made-up test name."""
+    page = chapter.page
+    set_code(page, "zero_grad", FORGERY)
+    summary, rows, _ = run(page, "zero_grad")
+    assert re.fullmatch(r"0 of [0-9]+ tests passed\.", summary), (summary, rows)
+    assert rows and all(verdict == "failed" for verdict, _, _ in rows), rows
+    assert "forged" not in block(page, "zero_grad").locator(".exercise-report").inner_text()
+    set_code(page, "zero_grad", exercise_format.load("zero_grad").starter)
+
+
+def test_input_says_it_is_not_available_and_suggests_a_variable(chapter, site):
+    """Issue 17: input() gave "OSError: [Errno 29] I/O error" and a console ReferenceError."""
+    page = chapter.page
+    errors_before = list(chapter.console)
+    set_code(page, "zero_grad", "answer = input('How many? ')\n")
+    _, rows, _ = run(page, "zero_grad")
+    assert rows == [("failed", "your code runs", "RuntimeError on line 1 of your code: input() is not available "
+                     "in the browser: Python here has no keyboard to read from. Put the value in a variable "
+                     "instead (for example x = 2.0 where you would type 2.0).")]
+    first = next(b for b in visible(site, "04-engine") if b["kind"] == "code" and not b["skip"])
+    edit(page, first["n"], "import sys\nname = sys.stdin.readline()\n")
+    result, _ = run_block(page, first["n"])
+    assert result["report"]["results"][-1]["error"].endswith("OSError: [Errno 29] I/O error")
+    page.evaluate(f"n => {RUN}.blocks[n - 1].reset.click()", first["n"])
+    set_code(page, "zero_grad", exercise_format.load("zero_grad").starter)
+    assert chapter.console == errors_before, "no prompt(): no ReferenceError on the console"
+
+
+def test_an_error_without_a_message_is_named_not_left_at_a_colon(chapter):
+    """Issue 17: an exercise's MemoryError ended "MemoryError on line 1 of your code: "."""
+    page = chapter.page
+    set_code(page, "zero_grad", "big = [0] * 10**9\n")
+    _, rows, _ = run(page, "zero_grad")
+    assert rows == [("failed", "your code runs", "MemoryError on line 1 of your code: Python ran out of memory "
+                     "(something grew far too big)")]
+    set_code(page, "zero_grad", exercise_format.load("zero_grad").starter)
+
+
+def test_a_doctests_traceback_counts_the_examples_as_the_reader_does(chapter, site):
+    """Issue 17: the third example of a block was labelled [0]."""
+    page = chapter.page
+    block = middle_doctest(page, site)
+    edit(page, block["n"], ">>> 1\n1\n>>> def half(x):\n...     return x / 0\n>>> half(3)\n1.5\n")
+    run_block(page, block["n"])
+    _, _, transcript = shown(page, block["n"])
+    assert f'  File "<block {block["n"]}, example 3>", line 1, in <module>\n    half(3)\n' in transcript
+    assert f'  File "<block {block["n"]}, example 2>", line 2, in half\n    return x / 0\n' in transcript
+    assert "[0]" not in transcript
+    page.evaluate(f"n => {RUN}.blocks[n - 1].reset.click()", block["n"])
+
+
+def test_a_run_queued_behind_another_says_it_waits(chapter, site):
+    """Issue 17: a Run queued behind another showed "Starting…" for up to 20 s."""
+    page = chapter.page
+    block = middle_doctest(page, site)
+    set_code(page, "zero_grad", "import time\ntime.sleep(3)\n")
+    exercise = page.locator('.exercise[data-exercise="zero_grad"]')
+    exercise.locator(".exercise-run").click()
+    page.wait_for_function("() => document.querySelector('.exercise[data-exercise=\"zero_grad\"] "
+                           ".exercise-status').textContent === 'Running the tests…'")
+    page.evaluate(f"n => {{ {RUN}.blocks[n - 1].result = null; {RUN}.blocks[n - 1].run.click(); }}", block["n"])
+    page.wait_for_function(f"n => {RUN}.blocks[n - 1].progress.textContent === "
+                           "'Waiting for the Run before this one to finish…'", arg=block["n"], timeout=2_500)
+    page.wait_for_function(f"n => {RUN}.blocks[n - 1].result", arg=block["n"], timeout=30_000)
+    assert page.evaluate(f"n => {RUN}.blocks[n - 1].result.kind", block["n"]) == "result"
+    set_code(page, "zero_grad", exercise_format.load("zero_grad").starter)
+
+
+def test_an_edit_survives_leaving_the_chapter_and_coming_back_and_reset_restores_the_page(chromium, origin, site):
+    """Issue 17: edits to chapter blocks were lost on going to the next chapter and back."""
+    page = chromium.new_page()
+    page.goto(f"{origin}/03-backprop-by-hand/", wait_until="load")
+    page.wait_for_function(f"{RUN}")
+    block = next(b for b in visible(site, "03-backprop-by-hand") if b["kind"] == "code" and not b["skip"]
+                 and open_on_screen(page, b["n"]))
+    edit(page, block["n"], "mine = 'kept'\nprint(mine)\n")
+    page.locator("a.md-footer__link--next").click()
+    page.wait_for_url("**/04-engine/")
+    page.locator("a.md-footer__link--prev").click()
+    page.wait_for_url("**/03-backprop-by-hand/")
+    page.wait_for_function(f"n => {RUN}?.blocks[n - 1].editor", arg=block["n"], timeout=10_000)
+    assert page.evaluate(f"n => {RUN}.blocks[n - 1].editor.getCode()", block["n"]) == "mine = 'kept'\nprint(mine)\n"
+    assert page.evaluate(f"n => {RUN}.blocks[n - 1].progress.textContent", block["n"]) == \
+        "Your edit from earlier is back. Reset puts the page's code back."
+    others = page.evaluate(f"{RUN}.blocks.filter(b => b.editor).length")
+    assert others == 1, "only the edited block gets an editor at load"
+    reset = page.locator(".bv-run-bar").nth(block["n"] - 1).locator(".bv-run-reset")
+    reset.focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate(f"n => {RUN}.blocks[n - 1].editor.getCode()", block["n"]) == block["source"].rstrip("\n")
+    assert page.evaluate("document.activeElement.textContent") == "Reset", "the focus stays on Reset"
+    page.reload(wait_until="load")
+    page.wait_for_function(f"{RUN}")
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate(f"{RUN}.blocks.filter(b => b.editor).length") == 0, "Reset forgot the edit"
+    page.close()
+
+
 # --- Keyboard, screen readers, schemes, phones ---------------------------------------
 
 
@@ -559,14 +812,29 @@ def test_a_390px_phone_shows_the_exercise_without_sideways_scrolling(chapter):
 # --- Last: a runaway Run, a deep graph freed, then the whole session's requests -------
 
 
+def test_a_block_that_sleeps_past_the_limit_is_stopped_and_the_message_names_sleep(chapter, site):
+    """Issue 17: `time.sleep(60)` was "Stopped after 20 s … (an endless loop?)"."""
+    page = chapter.page
+    block = middle_doctest(page, site)
+    page.evaluate("() => { document.querySelector('.bv-run').dataset.timeoutMs = '1500'; }")
+    try:
+        edit(page, block["n"], ">>> import time\n>>> time.sleep(60)\n")
+        result, seconds = run_block(page, block["n"])
+        output, _, _ = shown(page, block["n"])
+    finally:
+        page.evaluate("() => { delete document.querySelector('.bv-run').dataset.timeoutMs; }")
+        page.evaluate(f"n => {RUN}.blocks[n - 1].reset.click()", block["n"])
+    assert result["kind"] == "timeout" and 1.5 <= seconds < 10
+    assert output == STOPPED.format(seconds=1.5)
+
+
 def test_an_endless_loop_is_stopped_and_the_next_run_works(chapter):
     page = chapter.page
     page.evaluate("() => { document.querySelector('.exercise[data-exercise=\"zero_grad\"]')"
                   ".dataset.timeoutMs = '1500'; }")
     set_code(page, "zero_grad", "while True:\n    pass\n")
     summary, rows, seconds = run(page, "zero_grad")
-    assert summary == ("Stopped after 1.5 s: your code was still running (an endless loop?). "
-                       "Python was shut down; the next Run starts it again.")
+    assert summary == STOPPED.format(seconds=1.5)
     assert rows == [] and 1.5 <= seconds < 10
     solution = exercise_format.load("zero_grad").solution
     set_code(page, "zero_grad", solution)
@@ -595,6 +863,49 @@ def test_a_block_that_frees_a_deep_graph_says_what_stopped_python(chapter, site)
     crashed = chapter.console[errors_before:]
     assert crashed and all(re.search(r"fatal error|Maximum call stack|Pyodide", line) for line in crashed), crashed
     del chapter.console[errors_before:]
+
+
+# The README's Content-Security-Policy for hosts that can send headers: it must let the site,
+# Pyodide (WebAssembly, and the eval of its loader) and the editor work, and connect nowhere else.
+CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval'; "
+       "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; "
+       "worker-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'")
+
+
+def test_the_readmes_content_security_policy_lets_everything_run(chromium, site):
+    """The site served with the README's CSP header: an exercise and a chapter block run, and
+    the browser reports no violation, from the page or from the worker."""
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def end_headers(self):
+            self.send_header("Content-Security-Policy", CSP)
+            super().end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    page = chromium.new_page()
+    messages = []
+    page.on("console", lambda message: messages.append(message.text))
+    try:
+        page.goto(f"http://127.0.0.1:{server.server_address[1]}/04-engine/", wait_until="load")
+        page.evaluate("() => { window.violations = []; document.addEventListener('securitypolicyviolation', "
+                      "e => window.violations.push(`${e.violatedDirective} ${e.blockedURI}`)); }")
+        exercise = exercise_format.load("chain_rule")
+        block(page, "chain_rule").scroll_into_view_if_needed()
+        block(page, "chain_rule").locator(".cm-editor").wait_for()
+        set_code(page, "chain_rule", exercise.solution)
+        summary, rows, _ = run(page, "chain_rule")
+        assert summary == f"All {len(rows)} tests passed."
+        result, _ = run_block(page, 1, click=False)
+        assert result["kind"] == "result"
+        violations = page.evaluate("window.violations")
+    finally:
+        page.close()
+        server.shutdown()
+        server.server_close()
+    assert violations == [] and not [m for m in messages if "Content Security Policy" in m], messages
 
 
 def test_no_request_leaves_the_origin_and_no_error_is_thrown(chapter):

@@ -3,7 +3,7 @@
 // This file is the source. The site serves, under the same name, one file
 // bundled from it by esbuild at build time (scripts/hooks/python_runtime.py),
 // with the CodeMirror packages pinned exactly in package.json. exercise.js
-// imports it when an exercise comes near the screen.
+// and run-blocks.js load it through editor-loader.js, when an editor is first wanted.
 //
 // Keyboard: Tab indents; Escape then Tab moves the focus on, out of the
 // editor (CodeMirror's own rule); Ctrl+Enter (Cmd+Enter on a Mac) runs.
@@ -67,11 +67,12 @@ const theme = EditorView.theme({
  * Make a Python editor inside `parent`.
  *
  * parent: an element; doc: the starting code (str); label: the editor's
- * accessible name; onRun: called on Ctrl/Cmd+Enter. Returns
+ * accessible name; onRun: called on Ctrl/Cmd+Enter; onChange (optional): called with
+ * the code after each change the reader or setCode makes. Returns
  * { view, getCode(): str, setCode(str), focus() }; setCode is one undoable
  * change.
  */
-export function createEditor(parent, doc, { label, onRun }) {
+export function createEditor(parent, doc, { label, onRun, onChange }) {
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -90,6 +91,9 @@ export function createEditor(parent, doc, { label, onRun }) {
         // tabindex: the scrolling box then holds a focusable element even for checkers
         // that do not count contenteditable (axe's scrollable-region-focusable).
         EditorView.contentAttributes.of({ "aria-label": label, tabindex: "0" }),
+        EditorView.updateListener.of((update) => {
+          if (update.docChanged) onChange?.(update.state.doc.toString());
+        }),
       ],
     }),
   });

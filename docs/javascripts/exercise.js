@@ -7,21 +7,20 @@
 //
 // What loads when:
 //   page load       this file and exercise.css (a few KB)
-//   exercise near   editor.js (CodeMirror 6, bundled at build time)
+//   exercise near   editor.js (CodeMirror 6, bundled at build time; editor-loader.js)
 //   the first Run   python.js, its worker and Pyodide with the site's Python zip
 // so nothing heavy loads for a reader who only reads.
 //
 // A Run is stopped after 10 s, or after the exercise's data-timeout-ms.
 
 import { element, loadStylesheet } from "./dom.js";
+import { MOD, loadEditor as editorLoader } from "./editor-loader.js";
 
 const here = import.meta.url;
 const DEFAULT_TIMEOUT_MS = 10000;
-const MAC = /Mac|iPhone|iPad/.test(navigator.platform);
 
 loadStylesheet(new URL("../stylesheets/exercise.css", here).href);
 const blocks = [...document.querySelectorAll(".exercise[data-exercise]")];
-let editorModule = null;
 const observer = "IntersectionObserver" in window
   ? new IntersectionObserver(onNear, { rootMargin: "400px 0px" })
   : null;
@@ -42,7 +41,7 @@ function setUp(block) {
     "aria-describedby": keysId, text: "Run" });
   const reset = element("button", { type: "button", class: "md-button exercise-reset", text: "Reset" });
   const keys = element("span", { class: "exercise-keys", id: keysId,
-    text: `${MAC ? "Cmd" : "Ctrl"}+Enter runs. In the editor, Tab indents; Esc then Tab moves on.` });
+    text: `${MOD}+Enter runs. In the editor, Tab indents; Esc then Tab moves on.` });
   const status = element("p", { class: "exercise-status", role: "status" });
   const report = element("div", { class: "exercise-report", "aria-live": "polite" });
   const host = element("div", { class: "exercise-editor" });
@@ -69,8 +68,7 @@ function onNear(entries) {
 function loadEditor(state) {
   state.loading ??= (async () => {
     try {
-      editorModule ??= import("./editor.js");
-      const { createEditor } = await editorModule;
+      const createEditor = await editorLoader();
       state.editor = createEditor(state.host, state.starter, {
         label: `Code for ${state.title}`,
         onRun: () => runTests(state),
@@ -88,7 +86,7 @@ function loadEditor(state) {
 function resetCode(state) {
   if (!state.editor) return;
   state.editor.setCode(state.starter);
-  state.status.textContent = "The starter code is back. (Ctrl+Z in the editor brings your code back.)";
+  state.status.textContent = `The starter code is back. (${MOD}+Z in the editor brings your code back.)`;
 }
 
 async function runTests(state) {
@@ -107,6 +105,7 @@ async function runTests(state) {
       code,
       runtimeURL: new URL(block.dataset.runtime, location.href).href,
       pythonURL: new URL(block.dataset.python, location.href).href,
+      runtimeBytes: Number(block.dataset.runtimeBytes) || 0,
       timeoutMs: Number(block.dataset.timeoutMs) || DEFAULT_TIMEOUT_MS,
       onProgress: (text) => { state.status.textContent = text; },
     });
@@ -125,9 +124,7 @@ function show(state, result) {
   report.replaceChildren();
   if (result.kind === "timeout") {
     status.textContent = "";
-    report.append(element("p", { class: "exercise-summary exercise-fail",
-      text: `Stopped after ${result.seconds} s: your code was still running (an endless loop?). ` +
-            "Python was shut down; the next Run starts it again." }));
+    report.append(element("p", { class: "exercise-summary exercise-fail", text: result.message }));
     return;
   }
   if (result.kind === "error") {

@@ -6,19 +6,27 @@
 // the only way a static site can stop it: worker.terminate() (Pyodide's
 // interrupt buffer needs cross-origin isolation headers a static host may not
 // send). The next Run starts a fresh worker.
+//
+// What the page shows comes over a MessageChannel made with the worker: its port
+// goes to the worker in the first message, before any Python exists, and is kept
+// where the reader's code cannot reach it (python-worker.js). Messages the worker
+// posts to the page itself, which the reader's code can (`js.postMessage`), are
+// never read.
 
-let worker = null;
+let python = null; // {worker, port} while a worker lives
 let nextId = 1;
 let queue = Promise.resolve();
+let waiting = 0; // Runs queued or running
 
 /**
  * Run the reader's code against one exercise's tests.
  *
  * options: { exercise: name, code: str, runtimeURL: the Pyodide directory,
- *   pythonURL: the site's Python zip, timeoutMs, onProgress(text) }.
+ *   pythonURL: the site's Python zip, runtimeBytes: the runtime's size, timeoutMs,
+ *   onProgress(text) }.
  * Resolves (never rejects) to one of
  *   { kind: "result", report: {results, output, note}, startMs, runMs, coldStart }
- *   { kind: "timeout", seconds }   the worker was terminated
+ *   { kind: "timeout", seconds, message }   the worker was terminated; message says so
  *   { kind: "error", message }     Python could not start or stopped; the worker was terminated
  */
 export function runExercise({ exercise, code, ...options }) {
@@ -30,7 +38,7 @@ export function runExercise({ exercise, code, ...options }) {
  * (scripts/run_blocks.py).
  *
  * options: { blocks: the page's blocks.json text, upto: index, edits: {index: text},
- *   runtimeURL, pythonURL, timeoutMs, onProgress(text) }.
+ *   runtimeURL, pythonURL, runtimeBytes, timeoutMs, onProgress(text) }.
  * Resolves like runExercise, the report being {results, seconds}; an error
  * also names `block`, the index of the block that was running when Python stopped.
  */
@@ -40,40 +48,57 @@ export function runBlocks({ blocks, upto, edits, ...options }) {
 }
 
 function enqueue(request, options) {
-  const run = queue.then(() => runOnce(request, options));
+  if (waiting > 0) options.onProgress?.("Waiting for the Run before this one to finish…");
+  waiting += 1;
+  const run = queue.then(() => runOnce(request, options)).finally(() => { waiting -= 1; });
   queue = run;
   return run;
 }
 
-function runOnce(request, { runtimeURL, pythonURL, timeoutMs, onProgress, runningText }) {
+/** A Run stopped at its time limit: it ran too long, whether it loops or sleeps. */
+function stopped(seconds) {
+  return { kind: "timeout", seconds, message: `Stopped after ${seconds} s: the code ran longer than a Run ` +
+    "may (an endless loop, a long loop, or a time.sleep()?). Python was shut down; the next Run starts it again." };
+}
+
+function spawn() {
+  const worker = new Worker(new URL("./python-worker.js", import.meta.url), { type: "module", name: "python" });
+  const { port1, port2 } = new MessageChannel();
+  worker.postMessage({ type: "connect" }, [port2]);
+  return { worker, port: port1 };
+}
+
+function runOnce(request, { runtimeURL, pythonURL, runtimeBytes, timeoutMs, onProgress, runningText }) {
   return new Promise((resolve) => {
-    const coldStart = worker === null;
-    if (coldStart) {
-      worker = new Worker(new URL("./python-worker.js", import.meta.url), { type: "module", name: "python" });
-    }
-    const w = worker;
+    const coldStart = python === null;
+    python ??= spawn();
+    const current = python;
+    const { worker, port } = current;
     const id = nextId++;
     let timer = null;
     let startMs = 0;
+    let started = false;
 
     const finish = (result) => {
       clearTimeout(timer);
-      w.removeEventListener("message", onMessage);
-      w.removeEventListener("error", onError);
+      port.onmessage = null;
+      worker.removeEventListener("error", onError);
       resolve(result);
     };
     const end = (result) => {
-      w.terminate();
-      if (worker === w) worker = null;
+      worker.terminate();
+      port.close();
+      if (python === current) python = null;
       finish(result);
     };
-    const onMessage = ({ data }) => {
+    port.onmessage = ({ data }) => {
       if (data.id !== id) return;
       if (data.type === "progress") onProgress?.(data.text);
       else if (data.type === "started") {
+        started = true;
         startMs = data.startMs;
         onProgress?.(runningText);
-        timer = setTimeout(() => end({ kind: "timeout", seconds: timeoutMs / 1000 }), timeoutMs);
+        timer = setTimeout(() => end(stopped(timeoutMs / 1000)), timeoutMs);
       } else if (data.type === "result") {
         finish({ kind: "result", report: data.report, startMs, runMs: data.runMs, coldStart });
       } else if (data.type === "error") {
@@ -82,12 +107,15 @@ function runOnce(request, { runtimeURL, pythonURL, timeoutMs, onProgress, runnin
         else finish(result);
       }
     };
+    // An error the worker did not catch: its script did not load, or (once Python runs)
+    // something the reader's code set off outside the run, such as a timer's callback.
     const onError = (event) => {
       event.preventDefault();
-      end({ kind: "error", message: `Python could not start: ${event.message || "the worker did not load"}` });
+      const message = event.message || "the worker did not load";
+      end({ kind: "error", message: started ? `Python stopped: ${message}. The next Run starts it again.`
+        : `Python could not start: ${message}` });
     };
-    w.addEventListener("message", onMessage);
-    w.addEventListener("error", onError);
-    w.postMessage({ ...request, id, runtimeURL, pythonURL });
+    worker.addEventListener("error", onError);
+    port.postMessage({ ...request, id, runtimeURL, pythonURL, runtimeBytes });
   });
 }

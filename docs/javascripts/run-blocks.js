@@ -12,22 +12,27 @@
 // text in place of the page's for every block they edited; the block's output (what
 // it printed, or a doctest's actual results) appears under it.
 //
+// An edit is kept for the tab's session (sessionStorage, per page and block, with the
+// page's code it replaced): leaving the page and coming back finds it in the editor.
+// Reset puts the page's code back and forgets the edit.
+//
 // What loads when:
 //   page load        this file and run-blocks.css (a few KB)
-//   first Edit/Run   blocks.json and editor.js (CodeMirror 6, bundled at build time)
+//   first Edit/Run   blocks.json and editor.js (CodeMirror 6, bundled at build time;
+//                    editor-loader.js); at load when the session holds an edit of this page
 //   first Run        python.js, its worker and Pyodide with the site's Python zip
 // Runs share the exercises' worker (python.js): one Python, one Run at a time,
 // stopped after 20 s (or the element's data-timeout-ms), restarted on the next Run.
 
 import { element, loadStylesheet } from "./dom.js";
+import { MOD, loadEditor } from "./editor-loader.js";
 
 const here = import.meta.url;
 const DEFAULT_TIMEOUT_MS = 20000;
-const MAC = /Mac|iPhone|iPad/.test(navigator.platform);
+const STORE = `bv-run-edits:${location.pathname}`; // sessionStorage: {n: {source, code}}
 // The fences scripts/examples.py runs (PYTHON_INFO), as pymdownx.highlight marks them.
 const LANGUAGES = ["python", "python3", "py", "pycon"];
 
-let editorModule = null;
 const marker = document.querySelector(".bv-run[data-blocks]");
 if (marker) setUp(marker);
 
@@ -46,6 +51,31 @@ function setUp(marker) {
   const page = { marker, lines, text: null, python: null, loading: null, blocks: [] };
   page.blocks = rendered.map((element, i) => setUpBlock(page, element, i));
   marker.runState = page; // the blocks and their state, for the browser tests
+  const kept = savedEdits();
+  for (const state of page.blocks) {
+    if (kept[state.n]) makeEditable(state);
+  }
+}
+
+function savedEdits() {
+  try {
+    return JSON.parse(sessionStorage.getItem(STORE)) ?? {};
+  } catch {
+    return {}; // storage off, or not ours to read: edits are simply not kept
+  }
+}
+
+/** Keep (or, with code null, forget) block n's edit of the page's `source` for this session. */
+function saveEdit(n, source, code) {
+  const edits = savedEdits();
+  if (code === null || code === source.replace(/\n$/, "")) delete edits[n];
+  else edits[n] = { source, code };
+  try {
+    if (Object.keys(edits).length) sessionStorage.setItem(STORE, JSON.stringify(edits));
+    else sessionStorage.removeItem(STORE);
+  } catch {
+    // storage full or off: the edit stays in the editor for as long as the page is open
+  }
 }
 
 function setUpBlock(page, code, i) {
@@ -102,23 +132,33 @@ function loadExport(page) {
   return page.loading;
 }
 
-/** Replace the block's static code with an editor holding the page's code; resolves to the editor. */
+/**
+ * Replace the block's static code with an editor holding the page's code, or the reader's
+ * edit of it kept from earlier in the session; resolves to the editor.
+ */
 function makeEditable(state) {
   state.editing ??= (async () => {
     try {
       await loadExport(state.page);
       if (state.skip) return null;
-      editorModule ??= import("./editor.js");
-      const { createEditor } = await editorModule;
-      state.editor = createEditor(state.host, state.source.replace(/\n$/, ""), {
+      const createEditor = await loadEditor();
+      const page = state.source.replace(/\n$/, "");
+      const kept = savedEdits()[state.n];
+      const restored = kept?.source === state.source ? kept.code : null; // an edit of this code, not older code
+      state.editor = createEditor(state.host, restored ?? page, {
         label: `Block ${state.n}, editable`,
         onRun: () => runBlock(state),
+        onChange: (code) => saveEdit(state.n, state.source, code),
       });
+      if (kept && restored === null) saveEdit(state.n, state.source, null);
+      if (restored !== null) {
+        state.progress.textContent = "Your edit from earlier is back. Reset puts the page's code back.";
+      }
       state.code.hidden = true;
       state.edit.hidden = true;
       state.reset.hidden = false;
       state.bar.append(element("span", { class: "bv-run-keys",
-        text: `${MAC ? "Cmd" : "Ctrl"}+Enter runs. Tab indents; Esc then Tab moves on.` }));
+        text: `${MOD}+Enter runs. Tab indents; Esc then Tab moves on.` }));
     } catch (error) {
       state.progress.textContent = `The editor could not load (${error.message}).`;
     }
@@ -136,8 +176,9 @@ function codeOf(state) {
 function resetBlock(state) {
   if (!state.editor) return;
   state.editor.setCode(state.source.replace(/\n$/, ""));
+  saveEdit(state.n, state.source, null);
   state.output.replaceChildren();
-  state.progress.textContent = `The page's code is back. (${MAC ? "Cmd" : "Ctrl"}+Z in the editor brings your edit back.)`;
+  state.progress.textContent = `The page's code is back. (${MOD}+Z in the editor brings your edit back.)`;
 }
 
 async function runBlock(state) {
@@ -164,6 +205,7 @@ async function runBlock(state) {
       edits,
       runtimeURL: new URL(page.marker.dataset.runtime, location.href).href,
       pythonURL: new URL(page.marker.dataset.python, location.href).href,
+      runtimeBytes: Number(page.marker.dataset.runtimeBytes) || 0,
       timeoutMs: Number(page.marker.dataset.timeoutMs) || DEFAULT_TIMEOUT_MS,
       onProgress: (text) => { state.progress.textContent = text; },
     });
@@ -186,8 +228,7 @@ function show(state, result) {
   output.replaceChildren();
   if (result.kind === "timeout") {
     progress.textContent = "";
-    output.append(paragraph("bv-run-fail", `Stopped after ${result.seconds} s: the code was still running ` +
-      "(an endless loop?). Python was shut down; the next Run starts it again."));
+    output.append(paragraph("bv-run-fail", result.message));
     return;
   }
   if (result.kind === "error") {

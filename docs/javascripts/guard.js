@@ -1,0 +1,91 @@
+// The reader's Python stays on this site: python-worker.js calls confine() once Pyodide
+// has loaded, before any of the reader's code runs. From then on, whatever the worker's
+// JavaScript or Python (through `js`, pyodide.http, pyodide.code.run_js) asks for:
+//
+// - fetch and XMLHttpRequest reach the site's own origin only;
+// - what could reach another host, or run code that could (a worker, eval, a string
+//   given to setTimeout, a new Function, whose import() loads from anywhere), throws.
+//
+// Each is replaced where the browser defines it (Chromium keeps fetch on
+// WorkerGlobalScope.prototype, WebSocket on the worker's global itself), as a
+// property nothing can write or redefine again. This is the only module that
+// wraps fetch. A Content-Security-Policy header says the same where the host can
+// send one (README).
+
+const REFUSED = ["importScripts", "WebSocket", "WebSocketStream", "EventSource", "WebTransport", "Worker",
+  "SharedWorker", "FontFace", "Notification", "eval", "caches"];
+
+const refusal = (what) => new TypeError(`${what} is blocked: Python on this page can reach this site ` +
+  "only (no other host, no WebSocket, no worker, no eval).");
+
+/** Replace `name` on the object of `scope`'s prototype chain that holds it; false if none does. */
+function replace(scope, name, value) {
+  for (let holder = scope; holder; holder = Object.getPrototypeOf(holder)) {
+    if (Object.getOwnPropertyDescriptor(holder, name)) {
+      Object.defineProperty(holder, name, { value, writable: false, configurable: false, enumerable: false });
+      return true;
+    }
+  }
+  return false;
+}
+
+/** A function that refuses to run or construct, standing in for `name`. */
+function refused(name) {
+  return new Proxy(function blocked() {}, {
+    apply() { throw refusal(name); },
+    construct() { throw refusal(name); },
+  });
+}
+
+/** Confine `scope` (a worker's global) to its own origin; returns the names it replaced. */
+export function confine(scope = self) {
+  const { origin, href } = scope.location;
+  const ours = (url) => {
+    try {
+      return new URL(url, href).origin === origin;
+    } catch {
+      return false;
+    }
+  };
+  const done = [];
+  const put = (holder, name, value) => replace(holder, name, value) && done.push(name);
+
+  const { fetch, Request } = scope;
+  put(scope, "fetch", function guardedFetch(input, init) {
+    let request;
+    try {
+      request = new Request(input, init); // the URL as fetch itself would resolve it
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return ours(request.url) ? fetch.call(scope, request) : Promise.reject(refusal(`fetch(${request.url})`));
+  });
+  const { open } = scope.XMLHttpRequest.prototype;
+  put(scope.XMLHttpRequest.prototype, "open", function guardedOpen(method, url, ...rest) {
+    if (!ours(url)) throw refusal(`XMLHttpRequest to ${url}`);
+    return open.call(this, method, url, ...rest);
+  });
+  for (const name of ["setTimeout", "setInterval"]) {
+    const timer = scope[name];
+    put(scope, name, function guardedTimer(handler, ...rest) {
+      if (typeof handler !== "function") throw refusal(`${name} with a string of code`);
+      return timer.call(scope, handler, ...rest);
+    });
+  }
+  for (const name of REFUSED) {
+    if (name in scope) put(scope, name, name === "caches" ? undefined : refused(name));
+  }
+  // new Function(...) and its async and generator kinds compile code too: every function's
+  // .constructor is one of them, so each prototype's constructor is replaced, and Function.
+  const kinds = [function () {}, async function () {}, function* () {}, async function* () {}];
+  for (const kind of kinds) {
+    const prototype = Object.getPrototypeOf(kind);
+    const blocked = new Proxy(prototype.constructor, {
+      apply() { throw refusal("new Function"); },
+      construct() { throw refusal("new Function"); },
+    });
+    put(prototype, "constructor", blocked);
+    if (prototype === Function.prototype) put(scope, "Function", blocked);
+  }
+  return done;
+}
