@@ -15,7 +15,7 @@ In two steps, so that the search index holds the TeX a reader types, not KaTeX's
    hook's on_post_page, after the search plugin has read the page).
 
 The notebook page's Markdown cells get the same wrappers (`render_markdown_math`,
-scripts/notebooks.py).
+scripts/training_notebook.py).
 """
 
 import atexit

@@ -68,7 +68,7 @@ def run(path, src_uri=None):
     defaults to the file name. Raises the first failure; a skip with a
     stated reason (e.g. PyTorch not installed) is honoured as in pytest.
     """
-    from scripts.notebooks import chapter_notebook
+    from scripts.chapter_notebook import chapter_notebook
 
     collector = Collector(src_uri or Path(path).name)
     document = Document.parse(str(path), *parsers(collector))
@@ -91,10 +91,10 @@ def run(path, src_uri=None):
 
 
 # Imported once by the build's fork server (scripts/hooks/pages.py), so a page's process
-# starts with them loaded, at the lowest CPU priority (scripts.low_priority, first). Never
-# micrograd or the rest of scripts: a page always runs their current code.
-PRELOAD = ["scripts.low_priority", "sybil", "graphviz", "markdown", "pymdownx.arithmatex", "nbformat",
-           "jupytext", "numpy", "matplotlib.pyplot"]
+# starts with them loaded. Never micrograd or the rest of scripts: a page always runs
+# their current code.
+PRELOAD = ["sybil", "graphviz", "markdown", "pymdownx.arithmatex", "nbformat", "jupytext", "numpy",
+           "matplotlib.pyplot"]
 
 
 def build_run(path, src_uri):
@@ -105,7 +105,7 @@ def build_run(path, src_uri):
     it changes to the repository folder (run() keeps the page's print() off stdout).
     """
     os.environ.setdefault("MPLBACKEND", "Agg")  # figures are drawn to files, never to a screen
-    os.chdir(ROOT)  # in the build it runs at the lowest priority, as its fork server (PRELOAD)
+    os.chdir(ROOT)
     # What the process holds so far (PRELOAD's libraries) goes to the collector's permanent
     # generation, which collections skip: chapter 10 alone runs 13 full ones (1.4 s less CPU).
     gc.freeze()

@@ -7,6 +7,7 @@ right from any host.
 """
 
 import html
+from pathlib import Path
 
 STYLE = """
 body { margin: 0 auto; max-width: 60rem; padding: 1rem; font: 16px/1.5 system-ui, sans-serif;
@@ -50,3 +51,11 @@ def source_page(source, path, page_url, raw_url, filename):
 </body>
 </html>
 """
+
+
+def source_of(src_uri, docs_dir):
+    """The file the page `src_uri` is built from, a Path: docs_dir/src_uri, or for a notebook
+    page NN-name.ipynb made from a jupytext file (scripts/hooks/notebook.py), docs_dir/NN-name.py."""
+    page = Path(docs_dir) / src_uri
+    jupytext_file = page.with_suffix(".py")
+    return jupytext_file if page.suffix == ".ipynb" and jupytext_file.is_file() else page

@@ -201,6 +201,6 @@ def browser():
 @pytest.fixture(scope="session")
 def executed_notebook():
     """The training notebook as the build executes it (cached on the notebook and micrograd/)."""
-    from scripts.notebooks import executed
+    from scripts.training_notebook import executed
 
     return executed(ROOT / "docs" / "06-training.py")

@@ -10,9 +10,7 @@ import os
 import re
 import subprocess
 import sys
-import threading
 import time
-from pathlib import Path
 
 import nbclient
 import nbformat
@@ -20,8 +18,8 @@ import pytest
 from nbclient.exceptions import CellExecutionError
 
 from scripts import ROOT
-from scripts.notebooks import executed as execute
-from scripts.notebooks import install_cell
+from scripts.notebook_download import install_cell
+from scripts.training_notebook import executed as execute
 
 NOTEBOOK = ROOT / "docs" / "06-training.py"
 ANSI_COLOUR = re.compile(r"\x1b\[[0-9;]*m")  # IPython colours its tracebacks
@@ -96,7 +94,7 @@ def test_the_training_page_downloads_as_the_notebook_that_ran(site_build, site, 
 def test_a_chapter_notebook_keeps_the_page_order_and_its_hidden_setup(tmp_path):
     from sybil import Document
 
-    from scripts.notebooks import chapter_notebook
+    from scripts.chapter_notebook import chapter_notebook
     page = tmp_path / "page.md"
     page.write_text(
         "# Title\n\nProse $x$.\n\n<!-- invisible-code-block: python\nsecret = 2\n-->\n\n"
@@ -147,7 +145,7 @@ v = 3
 def test_a_block_the_page_skips_is_a_cell_that_skips_as_the_page_does(tmp_path):
     from sybil import Document
 
-    from scripts.notebooks import SKIP_MAGIC, chapter_notebook
+    from scripts.chapter_notebook import SKIP_MAGIC, chapter_notebook
     page = tmp_path / "page.md"
     page.write_text(SKIPPING_PAGE)
     cells = json.loads(chapter_notebook(Document(page.read_text(), str(page))))["cells"]
@@ -167,7 +165,7 @@ def test_skip_next_before_a_doctest_of_several_examples_fails_the_notebook(tmp_p
     """Sybil would skip only its first `>>>`: a cell cannot do that."""
     from sybil import Document
 
-    from scripts.notebooks import chapter_notebook
+    from scripts.chapter_notebook import chapter_notebook
     page = tmp_path / "page.md"
     page.write_text(SKIPPING_PAGE.replace("<!-- skip: end -->\n", "").replace(
         "<!-- skip: start", "<!-- skip: next"))
@@ -179,7 +177,7 @@ def test_the_skip_magic_prints_the_reason_or_runs_the_cell_whose_errors_still_fa
     """SKIP_MAGIC in a real kernel: a skip whose condition holds prints its reason and runs
     nothing; one whose condition does not runs the cell, which shows its result; an error
     in such a cell fails the notebook, as it would without the magic."""
-    from scripts.notebooks import SKIP_MAGIC
+    from scripts.chapter_notebook import SKIP_MAGIC
 
     reason = 'reason="PyTorch is not installed: pip install torch"'
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in [
@@ -205,7 +203,7 @@ def test_the_skip_magic_prints_the_reason_or_runs_the_cell_whose_errors_still_fa
 def test_imported_packages_are_the_pypi_names_of_what_the_cells_import():
     from nbformat.v4 import new_code_cell, new_markdown_cell
 
-    from scripts.notebooks import imported_packages
+    from scripts.notebook_download import imported_packages
     cells = [new_markdown_cell("import pandas  # prose, not code"),
              new_code_cell("%matplotlib inline\nimport math\nimport matplotlib.pyplot as plt\n"
                            "from micrograd import Value"),
@@ -275,7 +273,7 @@ def test_the_install_cell_installs_with_the_kernels_pip_only_what_is_missing(mon
 def test_a_download_says_where_it_comes_from_then_installs_what_it_needs():
     from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-    from scripts.notebooks import for_download
+    from scripts.notebook_download import for_download
     body = new_notebook(cells=[new_markdown_cell("# Page"), new_code_cell("import numpy as np")])
     page = "http://127.0.0.1:8000/09-tensors/"
     download = nbformat.reads(for_download(nbformat.writes(body), page, WHEEL), as_version=4)
@@ -290,141 +288,47 @@ def test_a_download_says_where_it_comes_from_then_installs_what_it_needs():
     assert [c.id for c in download.cells] == ["cell-1", "cell-2", "cell-3", "cell-4"]
 
 
-def test_a_dirty_rebuild_treats_a_notebook_not_yet_run_as_changed(tmp_path, monkeypatch):
-    """`serve --dirty` after an edit to micrograd/: the notebook's prepared file has a new
-    name and does not exist yet when MkDocs asks, through mkdocs-jupyter's wrapper, whether
-    the page changed. The answer is yes, without reading the missing file."""
-    import importlib.util
-
-    from mkdocs.config.defaults import MkDocsConfig
-    from mkdocs.structure.files import File, Files
-    from mkdocs_jupyter.plugin import NotebookFile
-
-    spec = importlib.util.spec_from_file_location("notebook_hook", ROOT / "scripts" / "hooks" / "notebook.py")
-    hook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hook)
-    missing = tmp_path / "site-0123456789abcdef" / "06-training.ipynb"
-    monkeypatch.setattr(hook, "site_notebook_path", lambda path: missing)
-    config = MkDocsConfig(config_file_path=str(ROOT / "mkdocs.yml"))
-    config.load_dict({"site_name": "test", "docs_dir": str(ROOT / "docs"), "site_dir": str(tmp_path / "site"),
-                      "site_url": "http://127.0.0.1:8000/"})
-    assert config.validate() == ([], [])
-    config.plugins._current_plugin = None  # as MkDocs sets it around each plugin's event
-    source = File("06-training.py", config["docs_dir"], config["site_dir"], True)
-    files = Files([source])
-    hook.on_files(files, config)
-    wrapped = Files([NotebookFile(f, **config) if f.src_uri == "06-training.ipynb" else f for f in files])
-    page = wrapped.get_file_from_path("06-training.ipynb")
-    Path(page.abs_dest_path).parent.mkdir(parents=True)
-    Path(page.abs_dest_path).write_text("the page from the build before the edit")
-    with pytest.raises(FileNotFoundError):
-        page.is_modified()  # what MkDocs met before: the wrapper reads the missing file's mtime
-    hook.on_nav(None, config, wrapped)
-    assert page.is_modified() is True
+def _tiny_site(tmp_path, cells):
+    """A site of one notebook chapter, docs/01-tiny.py (jupytext percent format) with `cells`,
+    built by the notebook hook and mkdocs-jupyter as the real site is: (mkdocs.yml, site/)."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Home\n", encoding="utf-8")
+    (docs / "01-tiny.py").write_text("# %% [markdown]\n# # Tiny\n\n" + "".join(
+        f"# %%\n{cell}\n\n" for cell in cells), encoding="utf-8")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(json.dumps({  # YAML is a superset of JSON
+        "site_name": "tiny", "site_url": "http://127.0.0.1:8000/", "docs_dir": str(docs),
+        "nav": [{"Home": "index.md"}, {"Tiny": "01-tiny.ipynb"}],
+        "hooks": [str(ROOT / "scripts" / "hooks" / "notebook.py")],
+        "plugins": [{"mkdocs-jupyter": {"include": ["01-tiny.ipynb"], "execute": False}}],
+    }), encoding="utf-8")
+    return config, tmp_path / "site"
 
 
-def test_the_build_process_runs_the_notebook_in_the_kernel_it_started_first_then_stops_it(
-        tmp_path, monkeypatch):
-    """scripts/run_notebook.py, the process the notebook hook starts: the kernel it starts
-    before its imports is the one the cells run in, the run fills the cache, and the
-    kernel is gone afterwards."""
-    from scripts import notebooks, run_notebook
+def test_a_notebook_chapter_is_run_and_built_with_its_outputs_and_its_download(tmp_path):
+    """The hook's whole job, as a build shows it: the notebook runs (a fresh cache key: its
+    text is new), the page holds what its cells printed, the download installs the engine."""
+    from tests.helpers import mkdocs_build
 
-    monkeypatch.setattr(notebooks, "CACHE", tmp_path / "cache")  # not the build's cache
-    page = tmp_path / "06-tiny.py"
-    page.write_text("# %% [markdown]\n# # A page\n\n# %%\nimport os\nprint(os.getpid())\n")
-    started = []
-    start_kernel = run_notebook.KernelManager.start_kernel
-
-    def start_and_note(kernel, **options):
-        start_kernel(kernel, **options)
-        started.append((kernel, kernel.provisioner.process.pid))
-
-    monkeypatch.setattr(run_notebook.KernelManager, "start_kernel", start_and_note)
-    run_notebook.main(page)
-    [(kernel, pid)] = started
-    assert printed_text(execute(page)) == f"{pid}\n"  # from the cache: the run printed its kernel's pid
-    assert notebooks.site_notebook_path(page).exists()
-    assert not kernel.is_alive()
+    marker = f"printed by a tiny notebook {os.getpid()} {time.time()}"
+    config, site = _tiny_site(tmp_path, [f"print({marker!r})"])
+    result = mkdocs_build(config, site)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert marker in (site / "01-tiny" / "index.html").read_text(encoding="utf-8")
+    download = nbformat.reads((site / "01-tiny" / "01-tiny.ipynb").read_text(encoding="utf-8"), as_version=4)
+    assert "http://127.0.0.1:8000/01-tiny/" in download.cells[0].source
+    assert download.cells[-1].source == f"print({marker!r})" and not download.cells[-1].get("outputs")
 
 
-@pytest.mark.skipif(not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2,
-                    reason="one CPU, or no CPU affinity (macOS): the build has none to leave")
-def test_while_the_notebook_runs_the_build_keeps_off_one_cpu_then_takes_it_back(tmp_path, monkeypatch):
-    """The notebook hook, from on_pre_build to on_post_build: the build's thread, and what it
-    starts meanwhile, run on every CPU but one; the notebook process keeps them all; once
-    that process ends, every CPU is the build's again by the end of on_post_build."""
-    import importlib.util
+def test_a_failing_notebook_fails_the_build_naming_the_page_and_the_error(tmp_path):
+    from tests.helpers import mkdocs_build
 
-    spec = importlib.util.spec_from_file_location("notebook_hook", ROOT / "scripts" / "hooks" / "notebook.py")
-    hook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hook)
-    every = os.sched_getaffinity(0)
-    (tmp_path / "06-training.py").write_text("")
-    set_affinity = os.sched_setaffinity
-
-    def late_from_the_waiter(thread, cpus):  # so on_post_build must wait for it
-        if threading.current_thread().name == "notebook-cpu":
-            time.sleep(0.5)
-        set_affinity(thread, cpus)
-
-    monkeypatch.setattr(os, "sched_setaffinity", late_from_the_waiter)
-    popen = subprocess.Popen
-    with monkeypatch.context() as patch:  # a notebook process that runs until told to stop
-        patch.setattr(hook, "cached", lambda path: False)
-        patch.setattr(hook.subprocess, "Popen", lambda command, **options: popen(
-            [sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE))
-        hook.on_pre_build({"docs_dir": str(tmp_path)})
-    [notebook] = hook._started
-    try:
-        during = os.sched_getaffinity(0)
-        started_meanwhile = subprocess.run(
-            [sys.executable, "-c", "import os; print(sorted(os.sched_getaffinity(0)))"],
-            capture_output=True, text=True, check=True).stdout
-        notebook_cpus = os.sched_getaffinity(notebook.pid)
-    finally:
-        notebook.communicate(b"")  # the notebook process ends
-        hook.on_post_build({})
-    assert during == every - {max(every)}
-    assert started_meanwhile == f"{sorted(during)}\n"
-    assert notebook_cpus == every
-    assert os.sched_getaffinity(0) == every
-
-
-def test_while_the_notebook_runs_every_other_page_is_built_then_its_page_is_read(tmp_path, monkeypatch):
-    """A cold build (the notebook hook's on_nav, on_env and on_page_context), in a real
-    strict build: MkDocs writes every other page before the notebook page waits for its
-    notebook; that page is then read and built with the notebook's outputs and math."""
-    import shutil
-
-    from mkdocs.commands.build import build
-    from mkdocs.config import load_config
-
-    from scripts.notebooks import site_notebook
-
-    ready = site_notebook(NOTEBOOK)  # the page's notebook, from the cache (run now if it is not there)
-    site = tmp_path / "site"
-    config = load_config(str(ROOT / "mkdocs.yml"), site_dir=str(site))
-    hook = config.plugins["scripts/hooks/notebook.py"]
-    running = tmp_path / "site-0123456789abcdef" / "06-training.ipynb"  # not there yet: still running
-    built_before = []
-
-    def wait_for_the_notebook(path):
-        built_before.extend(sorted(str(page.parent.relative_to(site)) for page in site.rglob("index.html")))
-        running.parent.mkdir()
-        shutil.copy(ready, running)
-        return running
-
-    monkeypatch.setattr(hook, "cached", lambda path: True)  # no notebook process
-    monkeypatch.setattr(hook, "site_notebook_path", lambda path: running)
-    monkeypatch.setattr(hook, "site_notebook", wait_for_the_notebook)
-    monkeypatch.setattr(hook, "_warm_up", lambda path: None)
-    build(config)
-    chapters = sorted(page.stem for page in (ROOT / "docs").glob("[0-9][0-9]-*.md"))
-    assert built_before == [".", *chapters]  # the home page and every Markdown chapter
-    page = (site / "06-training" / "index.html").read_text(encoding="utf-8")
-    assert "first step with 100% accuracy" in page and 'class="katex"' in page
-    assert "6. Training a network" in page.split("</title>")[0]
+    config, site = _tiny_site(tmp_path, ["x = 1", f"raise ValueError('tiny failure {time.time()}')"])
+    result = mkdocs_build(config, site)
+    output = ANSI_COLOUR.sub("", result.stdout + result.stderr)
+    assert result.returncode != 0
+    assert "docs/01-tiny.py: the notebook failed" in output and "ValueError: tiny failure" in output, output
 
 
 def test_the_training_page_download_is_the_same_bytes_in_every_process():
@@ -434,7 +338,8 @@ def test_the_training_page_download_is_the_same_bytes_in_every_process():
     import subprocess
     import sys
 
-    make = f"from scripts.notebooks import download_notebook; print(download_notebook({str(NOTEBOOK)!r}), end='')"
+    make = ("from scripts.notebook_download import download_notebook; "
+            f"print(download_notebook({str(NOTEBOOK)!r}), end='')")
     downloads = {subprocess.run([sys.executable, "-c", make], cwd=ROOT, check=True, capture_output=True, text=True,
                                 env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(4)}
     assert len(downloads) == 1

@@ -50,7 +50,7 @@ def test_every_generated_file_is_what_a_fresh_run_of_its_page_makes(site_build, 
     from mkdocs.structure.files import File
 
     from scripts import wheel
-    from scripts.notebooks import for_download
+    from scripts.notebook_download import for_download
 
     fresh = fresh_run(md_path)
     assert fresh.files, md_path.name
