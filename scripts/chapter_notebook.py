@@ -14,7 +14,6 @@ import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from sybil.parsers.markdown import SkipParser
 
-from scripts.directives import relative
 from scripts.examples import material_blocks, python_blocks
 
 KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -31,8 +30,7 @@ def chapter_notebook(document):
     only includes a file at build time (`--8<--`) becomes a note linking it.
     A block the page skips (`<!-- skip: start/next ARGUMENTS -->`) becomes
     cells that start `%%skip ARGUMENTS`, and SKIP_MAGIC's cells, which define
-    that magic, come first. Raises ValueError where the notebook could not
-    skip as the page does (see _skips).
+    that magic, come first.
     """
     text, codes = document.text, []
     skips = _skips(document)
@@ -57,11 +55,12 @@ def chapter_notebook(document):
             continue
         _flush(prose, cells)
         source, hidden, skip = codes[int(placeholder.group(1))]
-        made = _code_cells(source, hidden)
-        if skip is not None:
-            for cell in made:
+        arguments, whole = skip or (None, True)
+        made = _code_cells(source, hidden, first_alone=not whole)
+        if arguments is not None:
+            for cell in made if whole else made[:1]:
                 if cell.cell_type == "code":
-                    cell.source = f"%%skip {skip}\n{cell.source}"
+                    cell.source = f"%%skip {arguments}\n{cell.source}"
         cells += made
     _flush(prose, cells)
     if any(cell.source.startswith("%%skip") for cell in cells if cell.cell_type == "code"):
@@ -97,17 +96,17 @@ def skip(arguments, cell):
 
 
 def _skips(document):
-    """{start of a Python block (python_blocks): the arguments of the `<!-- skip: -->` that
-    skips it, e.g. 'if(torch is None, reason="...")'}, found by Sybil's own SkipParser.
+    """{start of a Python block (python_blocks): (the arguments of the `<!-- skip: -->` that
+    skips it, e.g. 'if(torch is None, reason="...")', whether it skips the whole block)},
+    found by Sybil's own SkipParser.
 
     `skip: next` skips the next example, and a doctest block is one example per `>>>`:
-    before a doctest of several examples it skips only the first, which a notebook cell
-    cannot, so that raises ValueError naming the line (use skip: start ... skip: end).
+    before a doctest of several examples it skips only the first (whole is False).
     """
     events = sorted([(r.start, r.parsed) for r in SkipParser()(document)]
                     + [(b.start, b) for b in python_blocks(document)], key=lambda e: e[0])
     skips, active, pending = {}, None, None
-    for start, event in events:
+    for _, event in events:
         if isinstance(event, tuple):
             action, arguments = event
             if action == "start":
@@ -115,18 +114,14 @@ def _skips(document):
             elif action == "end":
                 active = None
             elif action == "next":
-                pending = (arguments or "", start)
+                pending = arguments or ""
             continue
         source = str(event.lexemes["source"])
         if pending is not None:
-            arguments, at = pending
-            if len(doctest.DocTestParser().get_examples(source)) > 1:
-                line = document.text.count("\n", 0, at) + 1
-                raise ValueError(f"{relative(document.path)}:{line}: skip: next before a doctest of "
-                                 "several examples skips only the first; use skip: start and skip: end")
-            skips[event.start], pending = arguments, None
+            whole = len(doctest.DocTestParser().get_examples(source)) <= 1
+            skips[event.start], pending = (pending, whole), None
         elif active is not None:
-            skips[event.start] = active
+            skips[event.start] = (active, True)
     return skips
 
 
@@ -155,7 +150,9 @@ def _flush(prose, cells):
     prose.clear()
 
 
-def _code_cells(source, hidden):
+def _code_cells(source, hidden, first_alone=False):
+    """The cells of one Python block: a doctest as one cell per shown result, with the
+    statements before it; first_alone: its first example in a cell of its own."""
     if "--8<--" in source:  # the page includes a file here at build time
         included = re.findall(r'--8<--\s*"([^"]+)"', source)
         return [new_markdown_cell(f"The page shows `{', '.join(included)}` here: open it in the "
@@ -167,7 +164,7 @@ def _code_cells(source, hidden):
     cells, group = [], []
     for example in doctest.DocTestParser().get_examples(source):
         group.append(example.source.rstrip())
-        if example.want or example.exc_msg:  # one cell per shown result, with the statements before it
+        if example.want or example.exc_msg or (first_alone and not cells):
             cell = new_code_cell("\n".join(group))
             if example.exc_msg is not None:  # the page shows this error on purpose
                 cell.metadata["tags"] = ["raises-exception"]  # Jupyter's tag: run on past it

@@ -161,16 +161,22 @@ def test_a_block_the_page_skips_is_a_cell_that_skips_as_the_page_does(tmp_path):
     ]
 
 
-def test_skip_next_before_a_doctest_of_several_examples_fails_the_notebook(tmp_path):
-    """Sybil would skip only its first `>>>`: a cell cannot do that."""
+def test_skip_next_before_a_doctest_of_several_examples_skips_its_first_example_only(tmp_path):
+    """As Sybil does: `skip: next` skips the next example, the doctest's first `>>>`; the
+    notebook gives that example a %%skip cell of its own and runs the rest."""
     from sybil import Document
 
     from scripts.chapter_notebook import chapter_notebook
     page = tmp_path / "page.md"
     page.write_text(SKIPPING_PAGE.replace("<!-- skip: end -->\n", "").replace(
         "<!-- skip: start", "<!-- skip: next"))
-    with pytest.raises(ValueError, match=r"page.md:10: skip: next before a doctest of several examples"):
-        chapter_notebook(Document(page.read_text(), str(page)))
+    notebook = nbformat.reads(chapter_notebook(Document(page.read_text(), str(page))), as_version=4)
+    code = [cell.source for cell in notebook.cells if cell.cell_type == "code"][1:]  # after the magic
+    assert code[1:3] == [
+        '%%skip if(torch is None, reason="PyTorch is not installed: pip install torch")\n'
+        "t = torch.tensor(2.0)",
+        "t.item()",
+    ]
 
 
 def test_the_skip_magic_prints_the_reason_or_runs_the_cell_whose_errors_still_fail():
