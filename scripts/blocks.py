@@ -30,10 +30,14 @@ the count (python_runtime.py puts their lines on the page). Directives
 run them. scripts/run_blocks.py runs an export, in CPython and in Pyodide.
 """
 
+import hashlib
+import html
 import json
 import platform
 import re
+from pathlib import PurePosixPath
 
+from mkdocs.utils import get_relative_url
 from sybil.evaluators.doctest import DocTestEvaluator
 from sybil.evaluators.python import PythonEvaluator
 from sybil.parsers.abstract.clear import AbstractClearNamespaceParser
@@ -122,6 +126,31 @@ def visible_lines(exported):
     """The page lines of the visible blocks of an export (blocks.json text or dict), in order."""
     data = json.loads(exported) if isinstance(exported, str) else exported
     return [block["line"] for block in data["blocks"] if not block["hidden"]]
+
+
+def run_markup(src_uri, page_url, files):
+    """The HTML that gives each Python block of the chapter `src_uri` its Run: a hidden
+    element naming its blocks.json (exported when the page ran; loaded on the first Run or
+    Edit, not with the page) and the page lines of its visible blocks, so run-blocks.js can
+    check, at load, that it binds as many buttons as the export has blocks; and the script.
+
+    page_url: the page's URL; files: MkDocs' Files of the build. "" for a page with no
+    visible block. Raises LookupError if the page's export is not among the files.
+    """
+    path = str(PurePosixPath(src_uri).with_suffix("") / EXPORT)
+    export_file = files.get_file_from_path(path)
+    if export_file is None:
+        raise LookupError(f"docs/{src_uri}: no {EXPORT} was exported for this page "
+                          "(scripts/pages.py exports it when the page runs)")
+    content = export_file.content_bytes
+    lines = visible_lines(content.decode("utf-8"))
+    if not lines:
+        return ""
+    url = get_relative_url(export_file.dest_uri, page_url) + f"?v={hashlib.sha256(content).hexdigest()[:12]}"
+    script = get_relative_url("javascripts/run-blocks.js", page_url)
+    return (f'<div class="bv-run" hidden data-blocks="{html.escape(url)}" '
+            f'data-lines="{" ".join(map(str, lines))}"></div>\n'
+            f'<script type="module" src="{script}"></script>\n')
 
 
 def _evaluator(region):

@@ -32,6 +32,7 @@ from sybil.parsers.markdown import ClearNamespaceParser, SkipParser
 from scripts import ROOT, blocks
 from scripts.directives import Collector, relative
 from scripts.examples import PythonFenceParser
+from scripts.exercise_directive import ExerciseParser
 from scripts.figures import FigureParser
 from scripts.quizzes import QuizParser
 from scripts.widgets import StepperParser, VisitOrderParser
@@ -51,6 +52,7 @@ def parsers(collector=None):
         QuizParser(collector),
         StepperParser(collector),
         VisitOrderParser(collector),
+        ExerciseParser(collector),
     ]
 
 

@@ -93,13 +93,41 @@ def quiz_html(source, namespace, at, n, filename="<quiz>"):
     return _html(quiz, f"quiz-{n}")
 
 
-def notebook_quizzes(namespace, at, first, sources):
-    """For a notebook's hidden quiz cell: the quizzes' HTML as a JSON list, printed.
+def notebook_quizzes(namespace, text, path, line, first):
+    """For a notebook's hidden quiz cell: the quizzes of one Markdown cell, evaluated through
+    QuizParser, the same Sybil directive as a page's, in the kernel's namespace; printed as
+    JSON, [[start, end, html], ...] in the order of the cell's `text` (positions in it).
 
-    namespace: the kernel's globals() at the question; at: "page:line" for errors; first:
-    the page's number of the first of them (ids must be unique on the page).
+    path, line: the notebook's file and the line of the cell's first line (errors name
+    "path:line" of the quiz); first: the page's number of the cell's first quiz (ids must be
+    unique on the page). Raises DirectiveError as on a page.
     """
-    print(json.dumps([quiz_html(source, namespace, at, first + i) for i, source in enumerate(sources)]))
+    from pathlib import Path
+
+    from sybil import Document
+
+    from scripts.directives import Collector
+
+    offset = "\n" * (line - 1)  # the cell's lines at the file's lines
+    document = Document(offset + text, str(path))
+    document.namespace = namespace
+    collector = Collector(Path(path).name)
+    collector.count[QuizParser.kind] = first - 1
+    regions = list(QuizParser(collector)(document))
+    for region in regions:
+        document.add(region)
+    for example in document:
+        example.evaluate()
+    print(json.dumps([[region.start - len(offset), region.end - len(offset), output.markdown]
+                      for region, output in zip(regions, collector.outputs)]))
+
+
+def quiz_regions(text, path):
+    """The `<!-- quiz: ... -->` directives of `text` (a notebook's Markdown cell), as Sybil
+    regions found by QuizParser's lexer (not evaluated)."""
+    from sybil import Document
+
+    return list(QuizParser()(Document(text, str(path))))
 
 
 def _html(quiz, name):

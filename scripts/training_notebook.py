@@ -15,7 +15,6 @@ import copy
 import fcntl
 import hashlib
 import json
-import re
 import sys
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell
 from scripts import ROOT
 from scripts.chapter_notebook import KERNELSPEC, number_cells
 from scripts.directives import relative
+from scripts.quizzes import quiz_regions
 
 CACHE = ROOT / ".cache" / "notebooks"
 
@@ -136,28 +136,25 @@ def site_notebook(path):
     return prepared
 
 
-_QUIZ = re.compile(r"<!--\s*quiz:\s*(.+?)\s*-->", re.DOTALL)
-
-
 def _with_quiz_cells(cells, path):
     """After each Markdown cell with `<!-- quiz: ... -->`, a code cell (tagged "quiz") that
-    evaluates its quizzes in the kernel, at that place, and prints their HTML."""
+    evaluates its quizzes in the kernel, at that place, through the same Sybil directive as a
+    page's (scripts.quizzes.notebook_quizzes), and prints their HTML with their places."""
     lines = Path(path).read_text(encoding="utf-8").split("\n")
     out, count = [], 0
     for cell in cells:
         out.append(cell)
-        sources = _QUIZ.findall(cell.source) if cell.cell_type == "markdown" else []
-        if sources:
+        found = len(quiz_regions(cell.source, path)) if cell.cell_type == "markdown" else 0
+        if found:
             first = cell.source.splitlines()[0]
             line = next((i + 1 for i, text in enumerate(lines) if text == f"# {first}".rstrip()), 0)
             quiz = new_code_cell(
                 "from scripts.quizzes import notebook_quizzes as _notebook_quizzes\n"
-                f"_notebook_quizzes(globals(), {relative(path) + ':' + str(line)!r}, {count + 1}, "
-                f"{sources!r})")
+                f"_notebook_quizzes(globals(), {cell.source!r}, {relative(path)!r}, {line}, {count + 1})")
             quiz.metadata["tags"] = ["quiz"]
             quiz.id = f"quiz-{count + 1}"
             out.append(quiz)
-            count += len(sources)
+            count += found
     return out
 
 
@@ -168,11 +165,13 @@ def _place_quizzes(cells, path):
         if "quiz" not in cell.metadata.get("tags", []):
             out.append(cell)
             continue
-        built = iter(json.loads("".join(o.get("text", "") for o in cell.outputs)))
         question = out[-1]
-        question.source = _QUIZ.sub(lambda m, built=built: next(built), question.source)
-        if next(built, None) is not None:
-            raise ValueError(f"{relative(path)}: more quizzes built than the cell asks")
+        built = json.loads("".join(o.get("text", "") for o in cell.outputs))
+        if len(built) != len(quiz_regions(question.source, path)):
+            raise ValueError(f"{relative(path)}: {len(built)} quizzes built where the cell has "
+                             f"{len(quiz_regions(question.source, path))}")
+        for start, end, html in reversed(built):  # from the end: earlier positions hold
+            question.source = question.source[:start] + html + question.source[end:]
     return out
 
 

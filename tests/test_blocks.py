@@ -5,7 +5,6 @@ lines right), and the runner that runs an export as pytest runs the page
 
 import builtins
 import html.parser
-import importlib.util
 import io
 import json
 import re
@@ -14,7 +13,6 @@ import types
 import zipfile
 
 import pytest
-from mkdocs.exceptions import PluginError
 from sybil import Document
 
 from scripts import ROOT, blocks, pages, run_blocks
@@ -350,7 +348,9 @@ def test_a_chapter_names_its_export_and_the_lines_of_its_visible_blocks(site):
     data = exported(site, DOCS / "01-computational-graphs.md")
     assert f'data-lines="{" ".join(map(str, blocks.visible_lines(data)))}"' in marker
     assert re.search(r'data-blocks="blocks\.json\?v=[0-9a-f]{12}"', marker)
-    assert 'data-runtime="../assets/pyodide/' in marker and 'data-python="../assets/python/site-python.zip?v=' in marker
+    (runtime,) = re.findall(r'<div class="bv-python" hidden [^>]*>', page)
+    assert 'data-runtime="../assets/pyodide/' in runtime
+    assert 'data-python="../assets/python/site-python.zip?v=' in runtime
     assert '<script type="module" src="../javascripts/run-blocks.js"></script>' in page
     assert page.count('class="language-python highlight"') == len(blocks.visible_lines(data))
     for other in ["07-check-break-fix", "index"]:
@@ -358,16 +358,7 @@ def test_a_chapter_names_its_export_and_the_lines_of_its_visible_blocks(site):
         assert "bv-run" not in html and "run-blocks.js" not in html
 
 
-def test_a_chapter_without_its_export_fails_the_build_and_a_page_with_no_visible_block_gets_nothing(
-        monkeypatch):
-    spec = importlib.util.spec_from_file_location("python_runtime", ROOT / "scripts" / "hooks" / "python_runtime.py")
-    hook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hook)
-    monkeypatch.setitem(hook._runtime, "pyodide", "assets/pyodide/314.0.7/pyodide.mjs")
-    monkeypatch.setitem(hook._runtime, "zip_hash", "0123456789ab")
-    monkeypatch.setitem(hook._runtime, "bytes", 13_400_000)
-    page = types.SimpleNamespace(url="01-x/", file=types.SimpleNamespace(src_uri="01-x.md"))
-
+def test_a_chapter_without_its_export_fails_the_build_and_a_page_with_no_visible_block_gets_nothing():
     class Files:
         def __init__(self, content):
             self.content = content
@@ -376,17 +367,15 @@ def test_a_chapter_without_its_export_fails_the_build_and_a_page_with_no_visible
             assert path == "01-x/blocks.json"
             return self.content and types.SimpleNamespace(content_bytes=self.content.encode(), dest_uri=path)
 
-    with pytest.raises(PluginError, match=r"^docs/01-x.md: no blocks.json was exported"):
-        hook.on_page_markdown("# X\n", page, None, Files(None))
+    with pytest.raises(LookupError, match=r"^docs/01-x.md: no blocks.json was exported"):
+        blocks.run_markup("01-x.md", "01-x/", Files(None))
     hidden_only = json.dumps({"page": "docs/01-x.md", "blocks": [code("x = 1\n", hidden=True)]})
-    assert hook.on_page_markdown("# X\n", page, None, Files(hidden_only)) == "# X\n"
+    assert blocks.run_markup("01-x.md", "01-x/", Files(hidden_only)) == ""
     one = json.dumps({"page": "docs/01-x.md", "blocks": [code("x = 1\n", line=3)]})
-    out = hook.on_page_markdown("# X\n", page, None, Files(one))
-    assert out.startswith('# X\n\n<div class="bv-run" hidden data-blocks="blocks.json?v=')
-    assert 'data-lines="3" data-runtime="../assets/pyodide/314.0.7/" data-runtime-bytes="13400000" ' in out
+    out = blocks.run_markup("01-x.md", "01-x/", Files(one))
+    assert out.startswith('<div class="bv-run" hidden data-blocks="blocks.json?v=')
+    assert 'data-lines="3"></div>' in out
     assert out.endswith('<script type="module" src="../javascripts/run-blocks.js"></script>\n')
-    other = types.SimpleNamespace(url="07-y/", file=types.SimpleNamespace(src_uri="07-y.md"))
-    assert hook.on_page_markdown("# Y\n", other, None, None) == "# Y\n"
 
 
 def test_the_zip_holds_the_runner_and_graphviz_for_draw_dot(site):
@@ -398,14 +387,12 @@ def test_the_zip_holds_the_runner_and_graphviz_for_draw_dot(site):
 
 def test_the_runner_is_stdlib_only():
     """What runs in Pyodide imports only the standard library and the site's zip: the
-    modules of scripts/ that the zip holds (python_runtime.PYTHON_SCRIPTS) and micrograd."""
+    modules of scripts/ that the zip holds (site_python.PYTHON_SCRIPTS) and micrograd."""
     import ast
-    import importlib.util
 
-    spec = importlib.util.spec_from_file_location("python_runtime", ROOT / "scripts" / "hooks" / "python_runtime.py")
-    hook = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(hook)
-    in_zip = {f"scripts.{name}" for name in hook.PYTHON_SCRIPTS if name != "__init__"}
+    from scripts.site_python import PYTHON_SCRIPTS
+
+    in_zip = {f"scripts.{name}" for name in PYTHON_SCRIPTS if name != "__init__"}
     assert "scripts.run_blocks" in in_zip
     for module in sorted(in_zip):
         tree = ast.parse((ROOT / (module.replace(".", "/") + ".py")).read_text(encoding="utf-8"))

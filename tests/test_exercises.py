@@ -2,7 +2,6 @@
 every classic mistake fails with its own message; the runner's reports; the
 build hook that puts exercises on pages and packs the site's Python."""
 
-import importlib.util
 import io
 import json
 import re
@@ -12,15 +11,10 @@ import zipfile
 
 import markdown
 import pytest
-from mkdocs.exceptions import PluginError
 from mkdocs.utils.yaml import yaml_load
 
-from scripts import ROOT, exercise_checks, exercise_format, exercise_runner
-
-# Loaded by path, as MkDocs loads hooks (scripts/hooks.py and scripts/hooks/ live side by side).
-_spec = importlib.util.spec_from_file_location("python_runtime", ROOT / "scripts" / "hooks" / "python_runtime.py")
-hook = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(hook)
+from scripts import ROOT, exercise_checks, exercise_format, exercise_runner, site_python
+from scripts.editor_bundle import editor_bundle
 
 NAMES = exercise_format.names()
 MISTAKES = [(name, m.name) for name in NAMES for m in exercise_format.load(name).mistakes]
@@ -230,51 +224,54 @@ def test_an_unknown_exercise_lists_the_known_ones():
         exercise_format.load("no_such_exercise")
 
 
-# --- The build hook --------------------------------------------------------------
+# --- The exercise directive and the site's Python ------------------------------------
 
 
-class FakePage:
-    def __init__(self, src_uri="04-engine.md", url="04-engine/"):
-        self.url = url
-        self.file = type("F", (), {"src_uri": src_uri})()
+def exercise_outputs(tmp_path, text):
+    """The outputs of the exercise directives of a page whose text is `text`, evaluated as
+    the build evaluates them (scripts/exercise_directive.py, through Sybil)."""
+    from sybil import Document
+
+    from scripts.directives import Collector
+    from scripts.exercise_directive import ExerciseParser
+
+    page = tmp_path / "04-engine.md"
+    page.write_text(text, encoding="utf-8")
+    collector = Collector("04-engine.md")
+    for example in Document.parse(str(page), ExerciseParser(collector)):
+        example.evaluate()
+    return collector.outputs
 
 
-@pytest.fixture
-def runtime(monkeypatch):
-    monkeypatch.setitem(hook._runtime, "pyodide", "assets/pyodide/314.0.7/pyodide.mjs")
-    monkeypatch.setitem(hook._runtime, "zip_hash", "0123456789ab")
-    monkeypatch.setitem(hook._runtime, "bytes", 13_400_000)
+def test_an_unknown_exercise_fails_with_page_and_line(tmp_path):
+    from scripts.directives import DirectiveError
+
+    with pytest.raises(DirectiveError, match=r"04-engine.md:5: no exercise 'no_such_exercise'"):
+        exercise_outputs(tmp_path, "# Title\n\nText.\n\n<!-- exercise: no_such_exercise -->\n")
 
 
-def test_an_unknown_exercise_fails_the_build_with_page_and_line(runtime):
-    page = "# Title\n\nText.\n\n<!-- exercise: no_such_exercise -->\n"
-    with pytest.raises(PluginError, match=r"^docs/04-engine.md:5: no exercise 'no_such_exercise'"):
-        hook.exercises_markdown(page, FakePage())
+def test_an_exercise_comment_with_more_on_its_line_is_an_error(tmp_path):
+    """(A comment inside a sentence is no directive, of any kind: Sybil reads them at the
+    start of a line; tests/test_docs.py counts every page's examples.)"""
+    from scripts.directives import DirectiveError
+
+    with pytest.raises(DirectiveError, match=r"04-engine.md:3: write an exercise as a line of its own"):
+        exercise_outputs(tmp_path, "# T\n\n<!-- exercise: chain_rule --> and more.\n")
 
 
-def test_an_exercise_comment_inside_a_line_is_an_error(runtime):
-    with pytest.raises(PluginError, match=r"docs/04-engine.md:3: write an exercise as a line of its own"):
-        hook.exercises_markdown("# T\n\nSee <!-- exercise: chain_rule --> here.\n", FakePage())
-
-
-def test_a_page_without_exercises_is_left_as_it_is(runtime):
-    text = "# T\n\n<!-- figure: a graph -->\n"
-    assert hook.exercises_markdown(text, FakePage()) is text
-
-
-def test_the_exercise_becomes_a_heading_instructions_starter_and_folds(runtime):
+def test_the_exercise_becomes_a_heading_instructions_starter_and_folds(tmp_path):
     text = ("# Chapter\n\n## Section\n\n### Sub\n\n```python\n# not a heading\n```\n\n"
             "<!-- exercise: chain_rule -->\n\n<!-- exercise: backward -->\n")
-    out = hook.exercises_markdown(text, FakePage())
+    outputs = exercise_outputs(tmp_path, text)
+    assert [(o.kind, o.line) for o in outputs] == [("exercise", 11), ("exercise", 13)]
+    out = "\n\n".join(o.markdown for o in outputs)
     assert out.count('<script type="module" src="../javascripts/exercise.js"></script>') == 1
     listed = yaml_load((ROOT / "mkdocs.yml").read_text())["markdown_extensions"]  # the site's Markdown
     extensions = [e if isinstance(e, str) else next(iter(e)) for e in listed]
     configs = {k: v or {} for e in listed if isinstance(e, dict) for k, v in e.items()}
     html = markdown.markdown(out, extensions=extensions, extension_configs=configs)
     chain = exercise_format.load("chain_rule")
-    assert '<div class="exercise" data-exercise="chain_rule"' in html
-    assert 'data-runtime="../assets/pyodide/314.0.7/"' in html
-    assert 'data-python="../assets/python/site-python.zip?v=0123456789ab"' in html
+    assert '<div class="exercise" data-exercise="chain_rule">' in html  # the runtime is the page's
     assert re.search(r'<h3 id="exercise-chain-rule">Exercise 1: One chain-rule step: '
                      r'<code>\+=</code>, not <code>=</code>', html)
     assert re.search(r'<h3 id="exercise-backward">Exercise 2: <code>backward\(\)</code>', html)
@@ -284,8 +281,19 @@ def test_the_exercise_becomes_a_heading_instructions_starter_and_folds(runtime):
     assert '<summary>Hints</summary>' in html and '<summary>Solution</summary>' in html
 
 
+def test_a_page_names_its_python_runtime_relative_to_itself():
+    from scripts.site_assets import package_version, pyodide_bytes
+    from scripts.site_python import runtime_attributes
+
+    version = package_version("pyodide")
+    attributes = runtime_attributes("04-engine/", b"zip bytes")
+    assert f'data-runtime="../assets/pyodide/{version}/"' in attributes
+    assert re.search(r'data-python="../assets/python/site-python.zip\?v=[0-9a-f]{12}"', attributes)
+    assert f'data-runtime-bytes="{pyodide_bytes()}"' in attributes and pyodide_bytes() > 10_000_000
+
+
 def test_the_site_python_zip_is_deterministic_and_self_contained(tmp_path):
-    first, second = hook.python_zip(), hook.python_zip()
+    first, second = site_python.python_zip(), site_python.python_zip()
     assert first == second
     with zipfile.ZipFile(io.BytesIO(first)) as archive:
         names = archive.namelist()
@@ -293,7 +301,7 @@ def test_the_site_python_zip_is_deterministic_and_self_contained(tmp_path):
         assert any(name.startswith("graphviz/LICENSE") for name in names)
         assert {"micrograd/engine.py", "micrograd/nn.py", "scripts/exercise_runner.py",
                 "docs/exercises/chain_rule.py"} <= set(names)
-        assert {info.date_time for info in archive.infolist()} == {hook.ZIP_TIME}
+        assert {info.date_time for info in archive.infolist()} == {site_python.ZIP_TIME}
         archive.extractall(tmp_path)
     # A fresh, isolated Python sees only the zip's files, as Pyodide does.
     check = ("import json, sys; sys.path.insert(0, '.')\n"
@@ -308,7 +316,7 @@ def test_the_site_python_zip_is_deterministic_and_self_contained(tmp_path):
 
 
 def test_the_editor_bundle_is_codemirror_6_in_one_file():
-    bundle = hook.editor_bundle(ROOT / "docs" / "javascripts" / "editor.js")
+    bundle = editor_bundle(ROOT / "docs" / "javascripts" / "editor.js")
     assert bundle.startswith("/* The exercise editor: CodeMirror 6")
     assert "export{" in bundle
     assert not re.search(r'(from|import)\s*"(@|\.|/)', bundle), "a bare import was left: the bundle must be one file"

@@ -1,6 +1,6 @@
 // Exercises on a page: an editor, Run, Reset, and the results of the hidden tests.
 //
-// scripts/hooks/python_runtime.py turns each `<!-- exercise: name -->` of a
+// scripts/exercise_directive.py turns each `<!-- exercise: name -->` of a
 // page into a <div class="exercise"> holding the title, the instructions, the
 // starter code as a plain code block (readable without JavaScript), a hints
 // fold and a solution fold, and adds this module to the page once.
@@ -99,14 +99,10 @@ async function runTests(state) {
     const editor = await loadEditor(state);
     const code = editor ? editor.getCode() : state.starter;
     const { runExercise } = await import("./python.js");
-    const block = state.block;
     const result = await runExercise({
       exercise: state.name,
       code,
-      runtimeURL: new URL(block.dataset.runtime, location.href).href,
-      pythonURL: new URL(block.dataset.python, location.href).href,
-      runtimeBytes: Number(block.dataset.runtimeBytes) || 0,
-      timeoutMs: Number(block.dataset.timeoutMs) || DEFAULT_TIMEOUT_MS,
+      timeoutMs: Number(state.block.dataset.timeoutMs) || DEFAULT_TIMEOUT_MS,
       onProgress: (text) => { state.status.textContent = text; },
     });
     show(state, result);

@@ -21,9 +21,9 @@ let waiting = 0; // Runs queued or running
 /**
  * Run the reader's code against one exercise's tests.
  *
- * options: { exercise: name, code: str, runtimeURL: the Pyodide directory,
- *   pythonURL: the site's Python zip, runtimeBytes: the runtime's size, timeoutMs,
- *   onProgress(text) }.
+ * options: { exercise: name, code: str, timeoutMs, onProgress(text) }, and where the
+ *   runtime is (pageRuntime(): the page's own, unless runtimeURL, pythonURL, runtimeBytes
+ *   are given).
  * Resolves (never rejects) to one of
  *   { kind: "result", report: {results, output, note}, startMs, runMs, coldStart }
  *   { kind: "timeout", seconds, message }   the worker was terminated; message says so
@@ -38,7 +38,7 @@ export function runExercise({ exercise, code, ...options }) {
  * (scripts/run_blocks.py).
  *
  * options: { blocks: the page's blocks.json text, upto: index, edits: {index: text},
- *   runtimeURL, pythonURL, runtimeBytes, timeoutMs, onProgress(text) }.
+ *   timeoutMs, onProgress(text) }, and where the runtime is, as for runExercise.
  * Resolves like runExercise, the report being {results, seconds}; an error
  * also names `block`, the index of the block that was running when Python stopped.
  */
@@ -47,7 +47,20 @@ export function runBlocks({ blocks, upto, edits, ...options }) {
     { ...options, runningText: "Running…" });
 }
 
+/**
+ * Where this page's Python is, from the `.bv-python` element the build puts on every page
+ * (scripts/hooks/python_runtime.py): { runtimeURL: the Pyodide directory, pythonURL: the
+ * site's Python zip, runtimeBytes: the runtime's size }, as absolute URLs.
+ */
+export function pageRuntime() {
+  const { runtime, python: zip, runtimeBytes } = document.querySelector(".bv-python")?.dataset ?? {};
+  if (!runtime || !zip) throw new Error("this page names no Python runtime (.bv-python)");
+  return { runtimeURL: new URL(runtime, location.href).href, pythonURL: new URL(zip, location.href).href,
+    runtimeBytes: Number(runtimeBytes) || 0 };
+}
+
 function enqueue(request, options) {
+  if (!options.runtimeURL) options = { ...pageRuntime(), ...options };
   if (waiting > 0) options.onProgress?.("Waiting for the Run before this one to finish…");
   waiting += 1;
   const run = queue.then(() => runOnce(request, options)).finally(() => { waiting -= 1; });

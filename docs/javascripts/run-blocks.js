@@ -203,9 +203,6 @@ async function runBlock(state) {
       blocks: page.text,
       upto: state.index,
       edits,
-      runtimeURL: new URL(page.marker.dataset.runtime, location.href).href,
-      pythonURL: new URL(page.marker.dataset.python, location.href).href,
-      runtimeBytes: Number(page.marker.dataset.runtimeBytes) || 0,
       timeoutMs: Number(page.marker.dataset.timeoutMs) || DEFAULT_TIMEOUT_MS,
       onProgress: (text) => { state.progress.textContent = text; },
     });
