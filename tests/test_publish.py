@@ -140,3 +140,12 @@ def test_the_header_links_to_the_repository_without_asking_githubs_api(site, con
         # Material's own partial marks the link data-md-component="source": its script then
         # asks api.github.com for stars and forks. scripts/overrides/partials/source.html drops it.
         assert not [a for _, a in tags if a.get("data-md-component") == "source"], url
+
+
+def test_the_readme_gives_the_content_security_policy_the_browser_test_runs_under():
+    """The header a static host is told to send is the one tests/test_browser_python.py
+    serves the site with, where an exercise and a chapter block run."""
+    from tests.test_browser_python import CSP
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"\nContent-Security-Policy: {CSP}\n" in readme
