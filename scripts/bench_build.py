@@ -15,7 +15,7 @@ so nothing here is touched. Measures:
   2. a comment added to micrograd/engine.py (every page and the notebook run again).
 
 Goals on the project's 2-core machine: prose edit <= 2 s, micrograd/ edit <= 30 s,
-cold build <= 20 s, one rebuild per save.
+cold build <= 25 s (issue 15 gave back the scheduling tricks' few seconds), one rebuild per save.
 """
 
 import argparse
@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SERVING = re.compile(r"Serving on http")  # the first build is done
 RELOADED = re.compile(r"Reloading browsers")  # a rebuild is done and shown
-GOALS = {"cold build": 20.0, "prose edit": 2.0, "micrograd/ edit": 30.0}
+GOALS = {"cold build": 25.0, "prose edit": 2.0, "micrograd/ edit": 30.0}
 
 
 def copy_repository(target):
