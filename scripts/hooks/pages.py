@@ -1,23 +1,19 @@
 """MkDocs hook: run every Markdown page at build time and put what its directives built in place.
 
-The runs come from scripts/page_runs.py (each page in a fresh process, cached
-on its text and the code it runs); their generated files (figures, traces,
-the page as a notebook) enter the build through File.generated, never written
-into docs/, so serve does not loop. The page's notebook is served as
-scripts.notebook_download.for_download makes it (a first cell that installs the
-engine from the site's wheel), outside the cached run, which therefore does
-not depend on site_url. A failing example or directive fails the build with
-docs/<page>.md:<line>.
-
-Under `mkdocs serve --dirty` (scripts/dev.sh serve), MkDocs re-renders only the
-pages whose built file is older than their source, or missing; the built file of
-a page that had to run again (micrograd/ or scripts/ changed) is removed, so it
-is re-rendered too and what its code computes is never stale.
+The runs (scripts/page_runs.py: each page in a fresh process, cached on its text and the
+code it runs) start as a future when the build starts, beside the training notebook's,
+and are collected in on_files. Their files (figures, traces, the page as a notebook, with
+the install cell of scripts.notebook_download.for_download, which the cached run leaves
+out: it does not depend on site_url) enter the build through File.generated, never
+written into docs/. A failing example or directive fails the build with
+docs/<page>.md:<line>. Under `serve --dirty`, the built file of a page that had to run
+again (micrograd/ or scripts/ changed) is removed, so MkDocs renders it again.
 """
 
 import multiprocessing.forkserver
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urljoin
 
@@ -33,6 +29,8 @@ from scripts import wheel
 from scripts.notebook_download import for_download
 from scripts.page_runs import Page, PageError, fork_server, place_outputs, runs
 
+_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pages")
+_started = {}  # "runs": the Future of every docs/**/*.md page's run, from on_pre_build
 _runs = {}  # page src_uri -> scripts.page_runs.Run, for on_page_markdown
 
 
@@ -44,10 +42,16 @@ def on_startup(command, dirty):
         multiprocessing.forkserver.ensure_running()
 
 
+def on_pre_build(config):
+    docs = Path(config["docs_dir"])
+    pages = [Page(path.relative_to(docs).as_posix(), path) for path in sorted(docs.rglob("*.md"))]
+    _started["runs"] = _pool.submit(runs, pages)
+
+
 def on_files(files, config):
     pages = [f for f in files.documentation_pages() if f.src_uri.endswith(".md")]
     try:
-        found = runs([Page(f.src_uri, Path(f.abs_src_path)) for f in pages])
+        found = _started.pop("runs").result()
     except PageError as error:
         raise PluginError(str(error)) from None
     _runs.clear()
