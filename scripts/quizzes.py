@@ -12,6 +12,12 @@ and by the site build alike):
   answer as the author wrote it. If they differ by more than tol, the page fails at the
   quiz's line. The reader's input is right when it is within tol of EXPR's value (plus a
   rounding margin of 1e-9 relative): 10, 10.0, 1e1, −10 and -10.0 all parse as numbers.
+  mistakes={"message": WRONG_EXPR, ...}: classic wrong answers, each computed by running the
+  mistake in the page's code (a wrong visit order, `=` for `+=`, a flipped sign), never typed;
+  a reader's answer within tol of one gets its message. grad_after(root, node, order=None) runs
+  the engine's backward pass in a given order and grad_with_assign(root, node) the pass with
+  `=` for `+=` (both leave every .grad as it was). A mistake that equals the key, or another
+  mistake, fails the page at the quiz's line.
 - choice(EXPR, options=[...]): multiple choice; EXPR gives the right option, which must be
   one of the options (a str). Options are inline Markdown, math included.
 
@@ -35,6 +41,7 @@ class Number:
     key: float
     answer: float
     tol: float
+    mistakes: dict = dataclasses.field(default_factory=dict)  # message -> wrong number
 
 
 @dataclasses.dataclass
@@ -43,14 +50,53 @@ class Choice:
     options: list
 
 
-def number(expression, *, answer, tol=0.0):
-    """A numeric quiz: `expression` (int or float) must equal `answer` within `tol` (>= 0)."""
-    if isinstance(expression, bool) or not isinstance(expression, numbers.Real):
+def _real(x):
+    return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
+def number(expression, *, answer, tol=0.0, mistakes=None):
+    """A numeric quiz: `expression` (int or float) must equal `answer` within `tol` (>= 0).
+    mistakes: {message: number}, the classic wrong answers, each computed by the page."""
+    if not _real(expression):
         raise TypeError(f"number() needs a number to check against, not {type(expression).__name__}"
                         " (for a Value, give its .data or .grad)")
-    if not (isinstance(answer, numbers.Real) and isinstance(tol, numbers.Real) and tol >= 0):
+    if not (_real(answer) and _real(tol) and tol >= 0):
         raise TypeError("number() needs answer= a number and tol= a number >= 0")
-    return Number(float(expression), float(answer), float(tol))
+    mistakes = dict(mistakes or {})
+    if not all(isinstance(m, str) and m and _real(v) for m, v in mistakes.items()):
+        raise TypeError("number() needs mistakes= a dict {message: the wrong number it explains}")
+    return Number(float(expression), float(answer), float(tol),
+                  {m: float(v) for m, v in mistakes.items()})
+
+
+def grad_after(root, node, order=None):
+    """node.grad after the engine's backward pass from `root`, visiting `order` (None: the
+    engine's own order). Recorded by micrograd.trace, so every .grad is left as it was."""
+    from micrograd.engine import topological_order
+    from micrograd.trace import trace
+
+    position = topological_order(root).index(node)
+    return trace(root, order=order)["nodes"][position]["grad"]
+
+
+def grad_with_assign(root, node):
+    """node.grad after the backward pass with the classic bug, parent.grad = local * node.grad
+    (= for +=), visiting in reverse topological order; every .grad is left as it was."""
+    from micrograd.engine import topological_order
+
+    nodes = topological_order(root)
+    saved = [n.grad for n in nodes]
+    try:
+        for n in nodes:
+            n.grad = 0.0
+        root.grad = 1.0
+        for child in reversed(nodes):
+            for parent, local in zip(child._prev, child._local):
+                parent.grad = local * child.grad  # the bug: each path overwrites the last
+        return node.grad
+    finally:
+        for n, grad in zip(nodes, saved):
+            n.grad = grad
 
 
 def choice(expression, *, options):
@@ -79,11 +125,20 @@ def quiz_html(source, namespace, at, n, filename="<quiz>"):
     """The page's HTML for quiz number n of a page: `source` (number(...) or choice(...))
     evaluated in `namespace`. Raises DirectiveError starting with `at` (page:line) when the
     written answer and the expression disagree, or the source is not a quiz."""
-    quiz = eval(compile(source, filename, "eval"), namespace, {"number": number, "choice": choice})
+    helpers = {"number": number, "choice": choice, "grad_after": grad_after,
+               "grad_with_assign": grad_with_assign}
+    quiz = eval(compile(source, filename, "eval"), namespace, helpers)
     if isinstance(quiz, Number):
         if not (math.isfinite(quiz.key) and _close(quiz.key, quiz.answer, quiz.tol)):
             raise DirectiveError(f"{at}: the quiz's written answer {quiz.answer:g} differs from "
                                  f"its expression, which gives {quiz.key!r} (tol {quiz.tol:g})")
+        seen = [quiz.key]
+        for message, wrong in quiz.mistakes.items():
+            if not math.isfinite(wrong) or any(_close(wrong, x, quiz.tol) for x in seen):
+                raise DirectiveError(f"{at}: the quiz's mistake {message!r} gives {wrong!r}, which "
+                                     f"is not a number apart from the key and the other mistakes "
+                                     f"(tol {quiz.tol:g}): a reader could never be told it")
+            seen.append(wrong)
     elif isinstance(quiz, Choice):
         if quiz.key not in quiz.options:
             raise DirectiveError(f"{at}: the quiz's expression gives {quiz.key!r}, which is not "
@@ -138,9 +193,14 @@ def _html(quiz, name):
         shown = f"{quiz.answer:g}".replace("-", "−")
         attributes = (f'data-quiz="number" data-key="{quiz.key!r}" data-tol="{quiz.tol!r}" '
                       f'data-shown="{html.escape(shown)}"')
+        if quiz.mistakes:
+            pairs = [[wrong, message] for message, wrong in quiz.mistakes.items()]
+            attributes += f' data-mistakes="{html.escape(json.dumps(pairs, ensure_ascii=False))}"'
+        # a text keyboard: iOS's decimal keypad has no minus, and an answer may be negative
         body = (f'<label class="bv-quiz__label" for="{name}">Your answer</label> '
-                f'<input class="bv-quiz__input" id="{name}" type="text" inputmode="decimal" '
-                f'autocomplete="off" spellcheck="false"> {check}')
+                f'<input class="bv-quiz__input" id="{name}" type="text" inputmode="text" '
+                f'enterkeyhint="done" '
+                f'autocomplete="off" autocapitalize="off" spellcheck="false"> {check}')
     else:
         attributes = f'data-quiz="choice" data-key="{quiz.options.index(quiz.key)}"'
         labels = "".join(

@@ -52,3 +52,46 @@ def test_a_choice_quiz_keys_the_index_of_the_right_option_and_renders_math(tmp_p
     assert 'data-quiz="choice" data-key="1"' in html
     assert len(re.findall(r'type="radio" name="quiz-1"', html)) == 3
     assert '<span class="arithmatex">\\(y^2\\)</span>' in html  # KaTeX fills it in the built page
+
+
+def test_a_quiz_names_its_classic_mistakes_each_computed_by_running_it(tmp_path):
+    """9 for 15 (a lost path, by a wrong visit order) and 9 for 27 (= for +=), from the engine."""
+    path = tmp_path / "page.md"
+    path.write_text(
+        "```python\nfrom micrograd import Value\na = Value(2.0)\nb = a + 1\nc = 3 * a\nd = b * c\n"
+        "x = Value(3.0)\n```\n\n"
+        '<!-- quiz: number(15, answer=15, mistakes={"lost path": grad_after(d, a, order=[b, d, c])}) -->\n\n'
+        '<!-- quiz: number(27, answer=27, mistakes={"= for +=": grad_with_assign(x * x * x, x)}) -->\n')
+    lost, assign = run(path).outputs
+    assert 'data-mistakes="[[9.0, &quot;lost path&quot;]]"' in lost.markdown
+    assert 'data-mistakes="[[9.0, &quot;= for +=&quot;]]"' in assign.markdown
+
+
+def test_running_a_mistake_leaves_every_grad_as_it_was():
+    from micrograd import Value
+    from scripts.quizzes import grad_after, grad_with_assign
+
+    a = Value(3.0)
+    y = a * a
+    y.backward()
+    assert (grad_with_assign(y, a), grad_after(y, a), a.grad, y.grad) == (3.0, 6.0, 6.0, 1.0)
+
+
+@pytest.mark.parametrize("mistakes, message", [
+    ('{"the key itself": y}', "mistake 'the key itself' gives 10.0"),
+    ('{"one": 9, "two": 9.0}', "mistake 'two' gives 9.0"),
+    ('{"typed": "9"}', "mistakes= a dict {message: the wrong number it explains}"),
+])
+def test_a_mistake_a_reader_could_never_be_told_fails_the_page(tmp_path, mistakes, message):
+    path = page(tmp_path, f"Some text.\n\n<!-- quiz: number(y, answer=10, mistakes={mistakes}) -->\n")
+    result = subprocess.run([sys.executable, "-m", "scripts.pages", str(path), "page.md"],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 1
+    assert f"{path}:8" in result.stderr
+    assert message in result.stderr
+
+
+def test_a_number_quiz_asks_for_a_text_keyboard_that_has_a_minus(tmp_path):
+    """iOS's keypad for inputmode=decimal has no minus key, and many answers are negative."""
+    (quiz,) = run(page(tmp_path, "<!-- quiz: number(-y, answer=-10) -->\n")).outputs
+    assert 'inputmode="text"' in quiz.markdown and "decimal" not in quiz.markdown

@@ -155,6 +155,37 @@ def test_a_quiz_accepts_its_answer_in_every_form_and_rejects_a_wrong_one(page, o
         assert quiz.locator(".bv-quiz__feedback").text_content().startswith(expected[state]), answer
 
 
+def test_an_answer_folds_out_the_explanation_and_a_classic_mistake_is_named(page, origin):
+    """Chapter 4's diamond quiz: 9 is the path through c alone (computed by a wrong visit order),
+    the explanation below opens once answered, and each answer tells the progress display."""
+    page.goto(origin + "/04-engine/")
+    quiz = page.locator('.bv-quiz[data-shown="15"]')
+    quiz.wait_for(state="visible")
+    page.evaluate("""() => { window.checks = [];
+        document.addEventListener("bv-check", e => window.checks.push(e.detail)); }""")
+    answer = quiz.locator("xpath=ancestor::div[contains(@class, 'admonition')]/following-sibling::details[1]")
+    assert answer.get_attribute("open") is None
+    quiz.get_by_label("Your answer").fill("9")
+    quiz.get_by_role("button", name="Check").click()
+    feedback = quiz.locator(".bv-quiz__feedback").text_content()
+    assert "a lost path: that is only the path through c" in feedback, feedback
+    assert answer.get_attribute("open") is not None  # folded out below, as the home page says
+    quiz.get_by_label("Your answer").fill("15")
+    quiz.get_by_label("Your answer").press("Enter")
+    assert quiz.get_attribute("data-state") == "right"
+    quiz_id = quiz.get_attribute("id").removesuffix("-box")
+    assert page.evaluate("window.checks") == [{"kind": "quiz", "id": quiz_id, "passed": False},
+                                              {"kind": "quiz", "id": quiz_id, "passed": True}]
+
+
+def test_quiz_boxes_get_a_keyboard_with_a_minus_sign(page, origin):
+    """inputmode=decimal gives iOS's keypad, which has no minus; many answers are negative."""
+    page.goto(origin + "/01-computational-graphs/")
+    page.locator(".bv-quiz__input").first.wait_for(state="visible")
+    modes = page.eval_on_selector_all(".bv-quiz__input", "els => els.map(e => e.inputMode)")
+    assert modes and all(mode == "text" for mode in modes), modes
+
+
 def test_a_negative_answer_reads_with_either_minus_sign(page, origin):
     page.goto(origin + "/")  # the home page: any page of the site imports the module
     key = page.evaluate("""() => import("/javascripts/quiz.js").then(m =>
@@ -175,7 +206,7 @@ def test_a_multiple_choice_quiz_says_right_or_wrong_at_once(page, origin):
     options.nth(key).check()
     quiz.get_by_role("button", name="Check").click()
     assert quiz.get_attribute("data-state") == "right"
-    assert page.locator("details.success").count() >= 1  # the folded explanation is still below
+    assert page.locator("details.success[open]").count() >= 1  # the explanation folded out below
 
 
 def test_without_javascript_the_widgets_stay_hidden_and_the_figures_stay(browser, origin):

@@ -1,5 +1,8 @@
-// A "Check yourself" quiz answered in place. The key and the tolerance are in the HTML,
-// computed by the page's own code at build time (scripts/quizzes.py).
+// A "Check yourself" quiz answered in place. The key, the tolerance and the classic wrong
+// answers (data-mistakes: [[number, message]], each computed by running the mistake) are in
+// the HTML, computed by the page's own code at build time (scripts/quizzes.py).
+// Once the reader has answered, the explanation below (the "Answer" that follows the
+// question) folds out, and a "bv-check" event tells the progress display (progress.js).
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
@@ -14,25 +17,42 @@ export function close(a, b, tol) {
   return Math.abs(a - b) <= tol + 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 }
 
+// The explanation that belongs to a quiz: the <details> right after its question box.
+function explanation(box) {
+  const next = (box.closest(".admonition, details") ?? box).nextElementSibling;
+  return next && next.matches("details") ? next : null;
+}
+
 export function init(box) {
   const feedback = box.querySelector(".bv-quiz__feedback");
-  const say = (text, state) => {
-    feedback.textContent = text;
+  const id = box.id.replace(/-box$/, ""); // quiz-N: the page's number of the quiz, stable
+  const mistakes = JSON.parse(box.dataset.mistakes ?? "[]");
+  const answered = (text, state) => {
+    const details = explanation(box);
+    const opened = details && !details.open;
+    if (details) details.open = true;
+    feedback.textContent = opened ? `${text} The explanation is open below.` : text;
     box.dataset.state = state;
+    document.dispatchEvent(new CustomEvent("bv-check", { detail: { kind: "quiz", id, passed: state === "right" } }));
+  };
+  const invalid = (text) => {
+    feedback.textContent = text;
+    box.dataset.state = "invalid";
   };
   const check = () => {
     if (box.dataset.quiz === "number") {
       const value = parseNumber(box.querySelector("input").value);
-      if (value === null) return say("Type a number, such as 10, −10 or 1e1.", "invalid");
-      if (close(value, Number(box.dataset.key), Number(box.dataset.tol))) {
-        return say(`Right: ${box.dataset.shown}.`, "right");
-      }
-      return say("Not quite. Try again, or open the answer below.", "wrong");
+      if (value === null) return invalid("Type a number, such as 10, −10 or 1e1.");
+      const tol = Number(box.dataset.tol);
+      if (close(value, Number(box.dataset.key), tol)) return answered(`Right: ${box.dataset.shown}.`, "right");
+      const mistake = mistakes.find(([wrong]) => close(value, wrong, tol));
+      if (mistake) return answered(`Not quite, and a classic: ${mistake[1]}`, "wrong");
+      return answered("Not quite. Try again.", "wrong");
     }
     const picked = box.querySelector("input:checked");
-    if (!picked) return say("Pick one of the options first.", "invalid");
-    if (picked.value === box.dataset.key) return say("Right.", "right");
-    return say("Not this one. Try again, or open the answer below.", "wrong");
+    if (!picked) return invalid("Pick one of the options first.");
+    if (picked.value === box.dataset.key) return answered("Right.", "right");
+    return answered("Not this one. Try again.", "wrong");
   };
   box.querySelector(".bv-quiz__check").addEventListener("click", check);
   box.addEventListener("keydown", (event) => {
