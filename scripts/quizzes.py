@@ -187,7 +187,7 @@ def quiz_regions(text, path):
 
 def _html(quiz, name):
     """One line of HTML (it may sit inside an indented admonition)."""
-    check = '<button class="md-button bv-quiz__check" type="button">Check</button>'
+    check = '<button class="bv-button bv-quiz__check" type="button">Check</button>'
     feedback = '<p class="bv-quiz__feedback" role="status" aria-live="polite"></p>'
     if isinstance(quiz, Number):
         shown = f"{quiz.answer:g}".replace("-", "−")

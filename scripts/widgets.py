@@ -39,7 +39,8 @@ from scripts.directives import Directive, DirectiveError, Output
 from scripts.figures import to_svg
 
 MAX_VISIT_NODES = 5  # 5! = 120 orders, each a full backward pass
-RANKDIR = "TB"  # a widget's graph top to bottom: it must fit a phone; a wide screen scales it
+RANKDIR = "TB"  # a widget's graph top to bottom: narrow, for a phone; wider ones scroll
+RANKSEP = "0.5"  # inches between ranks: room on each edge for its upstream × local = contribution
 
 
 def number(x):
@@ -68,7 +69,7 @@ class StepperParser(Directive):
         files, exported = {}, []
         for i, (title, root) in enumerate(presets, start=1):
             svg = page.asset(f"stepper-{n}-{i}.svg")
-            files[svg] = to_svg(draw_dot(root, rankdir=RANKDIR))
+            files[svg] = to_svg(_draw(root))
             exported.append({"title": title, "svg": page.url(svg), **replay(root)})
         data = page.asset(f"stepper-{n}.json")
         files[data] = json.dumps({"presets": exported}, ensure_ascii=False, sort_keys=True)
@@ -88,9 +89,15 @@ class VisitOrderParser(Directive):
         svg = page.asset(f"visit-order-{n}.svg")
         data = page.asset(f"visit-order-{n}.json")
         exported = {"svg": page.url(svg), **orders(root, at)}
-        files = {svg: to_svg(draw_dot(root, rankdir=RANKDIR)),
+        files = {svg: to_svg(_draw(root)),
                  data: json.dumps(exported, ensure_ascii=False, sort_keys=True)}
         return Output(self.kind, example.line, _container("bv-visit-order", page.url(data), n), files)
+
+
+def _draw(root):
+    graph = draw_dot(root, rankdir=RANKDIR)
+    graph.attr(ranksep=RANKSEP)
+    return graph
 
 
 def replay(root):
@@ -110,10 +117,16 @@ def replay(root):
         "forwardCaptions": forward,
         "backward": [{"node": step["node"], "edges": [u["edge"] for u in step["updates"]],
                       "parents": sorted({u["parent"] for u in step["updates"]}),
-                      "grads": [f"grad {field(g)}" for g in step["grads"]]} for step in t["backward"]],
+                      "grads": [f"grad {field(g)}" for g in step["grads"]],
+                      "contributions": {u["edge"]: _contribution(u) for u in step["updates"]}}
+                     for step in t["backward"]],
         "backwardCaptions": backward,
         "zeroGrads": [f"grad {field(0.0)}"] * len(t["nodes"]),
-        "edges": {edge["id"]: _edge_text(edge, names, nodes) for edge in t["edges"]},
+        # an edge's local derivative is known from the step that computes its child
+        "edges": {edge["id"]: {"text": _edge_text(edge, names, nodes),
+                               "pending": _edge_pending(edge, names, nodes),
+                               "from": t["forward"].index(edge["child"]) + 1}
+                  for edge in t["edges"]},
     }
 
 
@@ -129,8 +142,10 @@ def orders(root, at):
     for order in itertools.permutations(node["id"] for node in placed):
         run = trace(root, order=[values[i] for i in order])
         results[",".join(order)] = _verdict(run, order, right, values, placed)
+    seed = right["backward"][0]
     return {"nodes": [{"id": node["id"], "label": node["label"]} for node in placed],
             "names": {node["id"]: _name(node) for node in right["nodes"]},
+            "seed": {"node": seed["node"], "field": f"grad {field(seed['seed'])}"},
             "orders": results}
 
 
@@ -230,6 +245,12 @@ def _name(node):
     return node["label"] or number(node["data"])
 
 
+def _ref(name):
+    """A node's name where a caption uses it: a label like x1*w1 + x2*w2 in parentheses, so
+    that (x1*w1 + x2*w2).grad cannot be read as x1*w1 + (x2*w2.grad)."""
+    return name if name.isidentifier() else f"({name})"
+
+
 OPS = {"+": "{0} + {1}", "*": "{0} · {1}", "tanh": "tanh({0})", "exp": "exp({0})", "ReLU": "relu({0})"}
 
 
@@ -240,23 +261,23 @@ def _expression(op, operands):
 
 
 def _forward_caption(node, names, edges, nodes):
-    name = names[node["id"]]
+    name = _ref(names[node["id"]])
     if not edges:
         return f"{name} is a leaf: its data, {number(node['data'])}, is given."
-    symbols = [names[e["parent"]] for e in edges]
+    symbols = [_ref(names[e["parent"]]) for e in edges]
     values = [_paren(number(nodes[e["parent"]]["data"])) for e in edges]
     return (f"Forward: {name} = {_expression(node['op'], symbols)} = "
             f"{_expression(node['op'], values)} = {number(node['data'])}.")
 
 
 def _backward_caption(step, names):
-    name = names[step["node"]]
+    name = _ref(names[step["node"]])
     if "seed" in step:
         return f"Seed: {name}.grad = {number(step['seed'])}, because ∂{name}/∂{name} = 1."
     if not step["updates"]:
         return f"Visit {name}: a leaf, with no parents to pass its gradient to."
     upstream = number(step["updates"][0]["upstream"])
-    pushes = [f"{names[u['parent']]}.grad += {_paren(number(u['local']))} × {_paren(upstream)} "
+    pushes = [f"{_ref(names[u['parent']])}.grad += {_paren(number(u['local']))} × {_paren(upstream)} "
               f"= {number(u['contribution'])}, now {number(u['after'])}"
               for u in step["updates"]]
     return f"Visit {name}, upstream gradient {name}.grad = {upstream}: " + "; ".join(pushes) + "."
@@ -267,8 +288,21 @@ def _edge_text(edge, names, nodes):
     rule = edge["formula"]
     shown = rule if rule.endswith(f"= {value}") else f"{rule} = {value}"
     op = nodes[edge["child"]]["op"]
-    return (f"Edge {names[edge['parent']]} → {names[edge['child']]} ({op}): local derivative "
-            f"{shown}.")
+    return (f"Edge {_ref(names[edge['parent']])} → {_ref(names[edge['child']])} ({op}): "
+            f"local derivative {shown}.")
+
+
+def _edge_pending(edge, names, nodes):
+    """What an edge says before the forward pass has computed its child: the rule, no number."""
+    child = _ref(names[edge["child"]])
+    return (f"Edge {_ref(names[edge['parent']])} → {child} ({nodes[edge['child']]['op']}): local "
+            f"derivative {edge['formula']}, a number once the forward pass has computed {child}.")
+
+
+def _contribution(update):
+    """upstream × local = contribution, as the figure shows it on the edge being used."""
+    return (f"{_paren(number(update['upstream']))} × {_paren(number(update['local']))} = "
+            f"{number(update['contribution'])}")
 
 
 def _paren(text):

@@ -3,6 +3,7 @@ every reference that cannot be drawn names its page and line."""
 
 import html
 import json
+import re
 import subprocess
 import sys
 
@@ -122,3 +123,12 @@ def test_an_undrawable_reference_names_page_and_line(undrawable, n):
     assert returncode == 1
     assert f"{path}:{line}" in stderr
     assert message in stderr
+
+
+def test_a_node_used_twice_gets_two_edges_apart():
+    """a·a: the two a → * edges leave and enter at opposite corners, not on top of each other."""
+    a = Value(3.0, label="a")
+    svg = html.unescape(draw_dot(a * a, rankdir="TB").pipe(format="svg").decode())
+    starts = [float(x) for x in re.findall(r'<g id="n0-n1-\d" class="edge">.*?d="M([\d.]+),', svg, re.DOTALL)]
+    assert len(starts) == 2 and abs(starts[0] - starts[1]) > 30, starts  # they were 8 pt apart
+    assert "headport" not in draw_dot(build_L()).source  # other graphs as before

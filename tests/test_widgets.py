@@ -82,15 +82,16 @@ def test_an_edge_tells_its_local_derivative_and_the_step_survives_a_reload(page,
     widget.wait_for(state="visible")
     data = json.loads((site / "01-computational-graphs" / "stepper-1.json").read_text(encoding="utf-8"))
     edges = data["presets"][0]["edges"]
-    edge = next(e for e, text in edges.items() if "∂(x·y)/∂x = y = 10" in text)  # e into f = e·c
+    edge = next(e for e, v in edges.items() if "∂(x·y)/∂x = y = 10" in v["text"])  # e into f = e·c
+    for _ in data["presets"][0]["forward"]:
+        widget.get_by_role("button", name="Step forward").click()
     widget.locator(f'g.edge[data-id="{edge}"]').click()
-    assert widget.locator(".bv-widget__edge").text_content() == edges[edge]
-    assert "local derivative ∂(x·y)/∂x = y = 10" in edges[edge]
-    widget.get_by_role("button", name="Step forward").click()
-    widget.get_by_role("button", name="Step forward").click()
+    assert widget.locator(".bv-widget__edge").text_content() == edges[edge]["text"]
+    assert "local derivative ∂(x·y)/∂x = y = 10" in edges[edge]["text"]
+    widget.get_by_role("button", name="Back one step").click()
     page.reload()
     page.locator(".bv-stepper").wait_for(state="visible")
-    assert stepper_view(page.locator(".bv-stepper"))["status"].startswith("Step 2 of")
+    assert stepper_view(page.locator(".bv-stepper"))["status"].startswith("Step 4 of")
 
 
 def test_the_stepper_works_from_the_keyboard(page, origin):
@@ -224,3 +225,86 @@ def test_a_widget_page_adds_less_than_30_kb_of_script(site):
     assert sum(scripts.values()) < SCRIPT_BUDGET, scripts
     sources = {name: (ROOT / "docs" / "javascripts" / name).read_bytes() for name in WIDGET_SCRIPTS}
     assert all((site / "javascripts" / n).read_bytes() == b for n, b in sources.items())
+
+
+def test_an_edge_read_in_one_preset_is_forgotten_by_the_next_by_reset_and_has_no_number_at_step_0(page, origin, site):
+    """Chapter 1: e → f read, then "the neuron": its steps said "Edge e → f"; Reset kept it;
+    at step 0, every box "data —", the edge already read "= 10"."""
+    page.goto(origin + "/01-computational-graphs/")
+    widget = page.locator(".bv-stepper")
+    widget.wait_for(state="visible")
+    note = widget.locator(".bv-widget__edge")
+    data = json.loads((site / "01-computational-graphs" / "stepper-1.json").read_text(encoding="utf-8"))
+    edges = data["presets"][0]["edges"]
+    edge = next(e for e, v in edges.items() if "∂(x·y)/∂x = y = 10" in v["text"])
+    widget.locator(f'g.edge[data-id="{edge}"]').click()
+    assert "= 10" not in note.text_content() and "once the forward pass has computed f" in note.text_content()
+    assert "= 10" not in widget.locator(f'g.edge[data-id="{edge}"]').get_attribute("aria-label")
+    for _ in range(len(data["presets"][0]["forward"])):
+        widget.get_by_role("button", name="Step forward").click()
+    assert note.text_content() == edges[edge]["text"]  # the number exists once f is computed
+    widget.get_by_role("button", name="Reset").click()
+    assert note.text_content().startswith("Click or focus an edge")
+    widget.locator(f'g.edge[data-id="{edge}"]').click()
+    widget.get_by_role("button", name="the neuron").click()
+    for _ in range(3):
+        widget.get_by_role("button", name="Step forward").click()
+        assert "e → f" not in note.text_content()
+
+
+def test_keyboard_focus_moves_on_when_its_button_is_disabled(page, origin):
+    """Chapter 3, keyboard only: Enter on "Step forward" to the end of the forward pass; focus
+    stays on a control (Step backward), and Enter keeps going to the end."""
+    page.goto(origin + "/03-backprop-by-hand/")
+    widget = page.locator(".bv-stepper")
+    widget.wait_for(state="visible")
+    widget.get_by_role("button", name="Step forward").focus()
+    while not widget.get_by_role("button", name="Step forward").is_disabled():
+        page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.textContent") == "Step backward"
+    while not widget.get_by_role("button", name="Step backward").is_disabled():
+        page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.textContent") == "Back one step"
+    assert stepper_view(widget)["status"].startswith("Step 15 of 15")
+
+
+def test_the_backward_pass_writes_upstream_times_local_on_the_edge_it_uses(page, origin, site):
+    page.goto(origin + "/03-backprop-by-hand/")
+    widget = page.locator(".bv-stepper")
+    widget.wait_for(state="visible")
+    preset = json.loads((site / "03-backprop-by-hand" / "stepper-1.json").read_text(encoding="utf-8"))["presets"][0]
+    for _ in range(len(preset["forward"])):
+        widget.get_by_role("button", name="Step forward").click()
+    assert widget.locator(".bv-note").count() == 0
+    for step in preset["backward"]:
+        widget.get_by_role("button", name="Step backward").click()
+        notes = widget.evaluate("""w => Object.fromEntries(Array.from(w.querySelectorAll(".bv-note"))
+            .map(n => [n.dataset.edge, n.textContent]))""")
+        assert notes == step["contributions"]
+    assert "1 × (−2) = −2" in preset["backward"][1]["contributions"].values()  # L.grad × ∂L/∂d
+
+
+def test_captions_name_a_node_with_a_long_label_in_parentheses(site):
+    preset = json.loads((site / "01-computational-graphs" / "stepper-1.json").read_text(encoding="utf-8"))["presets"][1]
+    captions = " ".join(preset["backwardCaptions"] + preset["forwardCaptions"])
+    assert "(x1*w1 + x2*w2).grad" in captions
+    assert "x1*w1 + x2*w2.grad" not in captions.replace("(x1*w1 + x2*w2).grad", "")
+
+
+def test_the_visit_order_spoils_no_quiz_and_shows_the_seed(page, origin):
+    """Chapter 4: the widget printed "a.grad is 9, not 15" above the quiz asking for ∂d/∂a, and
+    d read "grad —" though the seed 1 is on it."""
+    page.goto(origin + "/04-engine/")
+    widget = page.locator(".bv-visit-order")
+    widget.wait_for(state="visible")
+    after = page.evaluate("""() => {
+        const w = document.querySelector(".bv-visit-order");
+        return Array.from(document.querySelectorAll(".bv-quiz")).filter(q =>
+            /visit|order|path|grad|∂/.test(q.closest(".admonition").textContent)).map(q =>
+            [q.dataset.shown, Boolean(w.compareDocumentPosition(q) & Node.DOCUMENT_POSITION_FOLLOWING)]);
+    }""")
+    assert ("15", False) in [tuple(x) for x in after] and ("6", False) in [tuple(x) for x in after], after
+    fields = widget.evaluate("""w => Object.fromEntries(Array.from(w.querySelectorAll("g.node[data-id]"))
+        .map(g => [g.querySelector("text").textContent, Array.from(g.querySelectorAll("text"))
+        .map(t => t.textContent).find(t => t.startsWith("grad"))]))""")
+    assert fields["d"] == "grad 1.0000" and fields["a"] == "grad —", fields

@@ -11,17 +11,17 @@ export function recall(id) {
   try { return JSON.parse(sessionStorage.getItem(key(id))); } catch { return null; }
 }
 
-// Puts `svgText` into `container`. Ids get `prefix` so two graphs on a page never clash;
-// the original id stays in data-id. nodes: [{id, name}]; edges: {edge id: text}.
-// onEdge(text) is called when the reader clicks or focuses an edge.
+// Puts `svgText` into `container`, at the size Graphviz drew it (1 unit = 1 pt), so its
+// text reads at 13 to 15 CSS px on every screen; a graph wider than the column scrolls.
+// Ids get `prefix` so two graphs on a page never clash; the original id stays in data-id.
+// nodes: [{id, name}]; edges: [edge id]: each becomes a button that calls onEdge(id) when
+// the reader clicks or focuses it.
 export function bindGraph(container, svgText, prefix, nodes, edges, onEdge) {
   const svg = new DOMParser().parseFromString(svgText, "image/svg+xml").documentElement;
   svg.querySelectorAll("[id]").forEach((el) => {
     el.dataset.id = el.id;
     el.id = `${prefix}-${el.id}`;
   });
-  svg.removeAttribute("width");
-  svg.removeAttribute("height");
   // a group, not an img: an img's content is presentational, and its edges are buttons
   svg.setAttribute("role", "group");
   svg.setAttribute("aria-label", `Computation graph of ${nodes.map((n) => n.name).join(", ")}`);
@@ -38,7 +38,12 @@ export function bindGraph(container, svgText, prefix, nodes, edges, onEdge) {
       if (name === "data" || name === "grad") fields[node.id][name] = text;
     }
   }
-  for (const [id, text] of Object.entries(edges)) {
+  const read = (group, id) => {
+    svg.querySelectorAll(".bv-read").forEach((g) => g.classList.remove("bv-read"));
+    group.classList.add("bv-read");
+    onEdge(id);
+  };
+  for (const id of edges) {
     const group = byId(id);
     if (!group) continue;
     const path = group.querySelector("path");
@@ -49,22 +54,25 @@ export function bindGraph(container, svgText, prefix, nodes, edges, onEdge) {
     }
     group.setAttribute("tabindex", "0");
     group.setAttribute("role", "button");
-    group.setAttribute("aria-label", text);
-    const read = () => {
-      svg.querySelectorAll(".bv-read").forEach((g) => g.classList.remove("bv-read"));
-      group.classList.add("bv-read");
-      onEdge(text);
-    };
-    group.addEventListener("click", read);
-    group.addEventListener("focus", read);
+    group.addEventListener("click", () => read(group, id));
+    group.addEventListener("focus", () => read(group, id));
     group.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); read(); }
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); read(group, id); }
     });
   }
+  const drawing = svg.querySelector("g.graph") ?? svg;
+  const SVG = "http://www.w3.org/2000/svg";
   return {
     setField(id, name, text) {
       const field = fields[id] && fields[id][name];
       if (field) field.textContent = text;
+    },
+    setEdgeLabel(id, text) { // what a screen reader says for the edge
+      const group = byId(id);
+      if (group) group.setAttribute("aria-label", text);
+    },
+    unread() {
+      svg.querySelectorAll(".bv-read").forEach((g) => g.classList.remove("bv-read"));
     },
     // current: the node of this step; active: edges it used; updated: nodes it changed
     mark({ current = null, active = [], updated = [] }) {
@@ -73,6 +81,46 @@ export function bindGraph(container, svgText, prefix, nodes, edges, onEdge) {
       if (current) byId(current).classList.add("bv-current");
       active.forEach((id) => byId(id) && byId(id).classList.add("bv-active"));
       updated.forEach((id) => byId(id).classList.add("bv-updated"));
+    },
+    // notes: {edge id: text}, written on the figure on each edge (on a white box, kept
+    // inside the drawing, moved down past a note already there); the text is the build's,
+    // only its place is computed here
+    annotate(notes) {
+      svg.querySelectorAll(".bv-note").forEach((note) => note.remove());
+      const bounds = drawing.getBBox();
+      const placed = [];
+      const overlaps = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+      for (const [id, text] of Object.entries(notes)) {
+        const path = byId(id) && byId(id).querySelector("path:not(.bv-hit)");
+        if (!path) continue;
+        const at = path.getPointAtLength(path.getTotalLength() * 0.4); // nearer the parent, where edges part
+        const note = document.createElementNS(SVG, "g");
+        note.setAttribute("class", "bv-note");
+        note.dataset.edge = id;
+        const box = note.appendChild(document.createElementNS(SVG, "rect"));
+        const label = note.appendChild(document.createElementNS(SVG, "text"));
+        label.setAttribute("text-anchor", "middle");
+        label.setAttribute("dominant-baseline", "central");
+        label.textContent = text;
+        drawing.append(note); // above every node and edge
+        const width = label.getBBox().width + 6;
+        const x = Math.min(Math.max(at.x, bounds.x + width / 2), bounds.x + bounds.width - width / 2);
+        let y = at.y;
+        label.setAttribute("x", x);
+        label.setAttribute("y", y);
+        let size = label.getBBox();
+        while (placed.some((other) => overlaps(size, other))) {
+          y += size.height + 3;
+          label.setAttribute("y", y);
+          size = label.getBBox();
+        }
+        placed.push(size);
+        box.setAttribute("x", size.x - 3);
+        box.setAttribute("y", size.y - 1);
+        box.setAttribute("width", size.width + 6);
+        box.setAttribute("height", size.height + 2);
+        box.setAttribute("rx", 3);
+      }
     },
   };
 }

@@ -22,18 +22,18 @@ export async function init(root) {
   const result = element("div", { class: "bv-widget__result", "aria-live": "polite" });
   const pick = {};
   for (const node of data.nodes) {
-    pick[node.id] = palette.appendChild(element("button", { type: "button", class: "md-button" }, node.label));
+    pick[node.id] = palette.appendChild(element("button", { type: "button", class: "bv-button" }, node.label));
     pick[node.id].setAttribute("aria-label", `Visit ${node.label} next`);
     pick[node.id].addEventListener("click", () => { order.push(node.id); ran = false; show(); });
   }
-  const undo = controls.appendChild(element("button", { type: "button", class: "md-button" }, "Undo"));
-  const reset = controls.appendChild(element("button", { type: "button", class: "md-button" }, "Reset"));
-  const run = controls.appendChild(element("button", { type: "button", class: "md-button md-button--primary" }, "Run"));
+  const undo = controls.appendChild(element("button", { type: "button", class: "bv-button" }, "Undo"));
+  const reset = controls.appendChild(element("button", { type: "button", class: "bv-button" }, "Reset"));
+  const run = controls.appendChild(element("button", { type: "button", class: "bv-button bv-button--primary" }, "Run"));
   undo.addEventListener("click", () => { order.pop(); ran = false; show(); });
   reset.addEventListener("click", () => { order = []; ran = false; show(); });
   run.addEventListener("click", () => { ran = true; show(); });
   root.append(graph, intro, palette, placed, controls, result);
-  const view = bindGraph(graph, svgText, root.id, nodes, {}, () => {});
+  const view = bindGraph(graph, svgText, root.id, nodes, [], () => {});
 
   // The whole view from (order, ran).
   function show() {
@@ -44,7 +44,9 @@ export async function init(root) {
     undo.disabled = order.length === 0;
     reset.disabled = order.length === 0;
     run.disabled = !complete || ran;
-    for (const node of nodes) view.setField(node.id, "grad", outcome ? outcome.fields[node.id] : "grad —");
+    // before a run, only the seed is known: 1 on the output, as the text above says
+    const before = (id) => (id === data.seed.node ? data.seed.field : "grad —");
+    for (const node of nodes) view.setField(node.id, "grad", outcome ? outcome.fields[node.id] : before(node.id));
     view.mark({});
     if (!outcome) {
       result.replaceChildren(element("p", {}, complete ? "Ready: press Run." :
@@ -57,11 +59,11 @@ export async function init(root) {
     remember(root.id, { order, ran });
   }
 
+  root.hidden = false;
   const saved = recall(root.id);
   if (saved && Array.isArray(saved.order) && saved.order.every((id) => id in label)) {
     order = saved.order;
     ran = Boolean(saved.ran);
   }
   show();
-  root.hidden = false;
 }
