@@ -20,8 +20,15 @@ skip: null, or {"reason": text or null, "examples": [i, ...]}, the block's
 examples (0 for a code block; one per `>>>` for a doctest) the page skipped
 when it ran, as recorded by Outcomes: a `<!-- skip: ... -->` whose condition
 was false skips nothing, and `skip: next` before a doctest block skips only
-its first example, exactly as in pytest. figure: a `<!-- figure: -->`
-follows the block (the build drew it; the browser cannot draw it again).
+its first example, exactly as in pytest. when: null, or {"condition": text,
+"examples": [i, ...]}: the examples a conditional skip (`<!-- skip: next
+if(torch is None, reason="...") -->`, or a start ... end around it) governs,
+with its `if(...)` text, for the browser to decide as pytest would decide there:
+scripts/run_blocks.py evaluates it in the reader's namespace (a page built with
+PyTorch runs its PyTorch blocks; the browser, which has none, skips them with the
+page's reason). figure: a `<!-- figure: -->` follows the block (the build drew
+it; the browser draws it again from an edit: scripts/run_blocks.py gives
+draw_dot's DOT source, docs/javascripts/viz.js draws it).
 
 The visible blocks, in order, are the page's rendered Python code blocks, in
 order: docs/javascripts/run-blocks.js binds one Run button to each and checks
@@ -40,15 +47,20 @@ from pathlib import PurePosixPath
 from mkdocs.utils import get_relative_url
 from sybil.evaluators.doctest import DocTestEvaluator
 from sybil.evaluators.python import PythonEvaluator
+from sybil.evaluators.skip import Skipper
 from sybil.parsers.abstract.clear import AbstractClearNamespaceParser
 
 from scripts.directives import relative
 from scripts.examples import python_blocks
 from scripts.figures import FigureParser
 
-# The pages that get Run on every Python block: the chapters 1 to 5, by file name. The
-# training notebook (06-training.py) is a notebook page, not Markdown; it is not matched.
-RUNNABLE = re.compile(r"0[1-5]-[^/]+\.md")
+# The pages that get Run on every Python block, by file name: the chapters whose code runs in
+# the reader's Python (the standard library and micrograd). Their blocks that need what the
+# browser lacks say why in one line: matplotlib figures keep the build's figure, PyTorch
+# blocks are skipped with the page's reason (scripts/run_blocks.py). Not chapter 9: numpy is
+# in every one of its blocks, and the browser has no numpy. The training notebook
+# (06-training.py) is a notebook page, not Markdown; it is not matched.
+RUNNABLE = re.compile(r"(0[1-578]|10)-[^/]+\.md")
 EXPORT = "blocks.json"  # next to the page's other generated files: docs/<page>/blocks.json
 
 
@@ -93,6 +105,7 @@ def export(document, outcomes):
     """The page's blocks as blocks.json text (see the module docstring), in page order."""
     regions = [region for _, region in document.regions]
     examples = [r for r in regions if _is_python(r)]
+    conditions = _conditions(regions)
     figures = [r.start for r in regions if isinstance(getattr(_evaluator(r), "__self__", None), FigureParser)]
     entries = []
     for block in python_blocks(document):
@@ -107,6 +120,7 @@ def export(document, outcomes):
             "skip": {"reason": next((outcomes.skip_reason(inside[i].start) for i in skipped
                                      if outcomes.skip_reason(inside[i].start)), None),
                      "examples": skipped} if skipped else None,
+            "when": _when(inside, conditions),
             "figure": any(start >= block.end and not document.text[block.end:start].strip()
                           for start in figures),
         })
@@ -116,7 +130,7 @@ def export(document, outcomes):
                             "hidden": True, "source": "",
                             "skip": None if region.start in outcomes.ran else
                             {"reason": outcomes.skip_reason(region.start), "examples": [0]},
-                            "figure": False})
+                            "when": None, "figure": False})
     entries.sort(key=lambda entry: entry["line"])
     return json.dumps({"page": relative(document.path), "python": platform.python_version(), "blocks": entries},
                       ensure_ascii=False, indent=1)
@@ -151,6 +165,38 @@ def run_markup(src_uri, page_url, files):
     return (f'<div class="bv-run" hidden data-blocks="{html.escape(url)}" '
             f'data-lines="{" ".join(map(str, lines))}"></div>\n'
             f'<script type="module" src="{script}"></script>\n')
+
+
+def _conditions(regions):
+    """{start of a Python example: the `if(...)` text of the conditional skip that governs it}.
+
+    As Sybil's Skipper reads them: `skip: start if(...)` governs every example up to
+    `skip: end`; `skip: next if(...)` the next example only.
+    """
+    governed, current, pending = {}, None, None
+    for region in regions:
+        if isinstance(_evaluator(region), Skipper):
+            action, reason = region.parsed
+            condition = reason.strip() if reason and reason.strip().startswith("if") else None
+            if action == "start":
+                current = condition
+            elif action == "end":
+                current = None
+            elif action == "next":
+                pending = condition
+        elif _is_python(region):
+            condition = pending or current
+            pending = None
+            if condition:
+                governed[region.start] = condition
+    return governed
+
+
+def _when(inside, conditions):
+    governed = [(i, conditions[r.start]) for i, r in enumerate(inside) if r.start in conditions]
+    if not governed:
+        return None
+    return {"condition": governed[0][1], "examples": [i for i, _ in governed]}
 
 
 def _evaluator(region):

@@ -11,7 +11,18 @@ in one fresh namespace, each the way Sybil runs it under pytest:
 - a block starting with `>>>` example by example, each as its own doctest of
   one example in the shared namespace (`__name__` is "__test__" while it
   runs), compared as Sybil compares (trailing whitespace ignored);
-- a skip the page recorded is honoured; a clear-namespace empties it;
+- a skip the page recorded is honoured; a conditional skip (the export's
+  "when") is decided here, in the reader's namespace, as pytest would decide it
+  in this Python (no PyTorch in the browser: the page's PyTorch blocks are
+  skipped with the page's reason); a clear-namespace empties it;
+- a code block that imports a package this Python lacks (matplotlib, numpy,
+  torch) is "unavailable", with one line that says why (UNAVAILABLE), not a
+  traceback;
+- a code block whose last statement is an expression giving a Graphviz graph
+  (draw_dot(...)) returns its DOT source, which the page draws with Graphviz as
+  WebAssembly (docs/javascripts/viz.js): the same ids as the build's figure;
+- a block of kind "playground" (docs/playground.md) runs scripts.playground on
+  its source, JSON {"expression", "values"}: the playground's one request;
 - an error does not stop the run: the next block runs, as the next example
   runs under pytest.
 
@@ -23,6 +34,7 @@ that every chapter's export, run through it, gives the page's outputs) and
 in Pyodide, where the site's Python zip holds it (scripts/hooks/python_runtime.py).
 """
 
+import ast
 import contextlib
 import doctest
 import io
@@ -33,12 +45,22 @@ import re
 import time
 import traceback
 
+from scripts.playground import run as run_playground
 from scripts.reader_code import clip, no_input, take_graphs_apart
 
 _TRAILING_WHITESPACE = re.compile(r"[ \t]+$", re.MULTILINE)
 # doctest compiles example k of a test named N as "<doctest N[k]>"; each example here is a test
 # of its own named "block 3, example 2", so k is always 0 and the label drops it.
 _DOCTEST_FILE = re.compile(r"<doctest (.+?)\[0\]>")
+# Why a block that imports one of these cannot run in the reader's Python: one line each.
+UNAVAILABLE = {
+    "matplotlib": "Python in your browser has no matplotlib: Pyodide's npm package holds the core runtime only, "
+                  "and no package registry this site reaches serves matplotlib for the browser.",
+    "numpy": "Python in your browser has no NumPy: Pyodide's npm package holds the core runtime only, "
+             "and no package registry this site reaches serves NumPy for the browser.",
+    "torch": "PyTorch does not run in your browser's Python: there is no PyTorch for WebAssembly.",
+}
+MAX_DOT = 200_000  # characters of DOT source the page will draw (a graph of about 1,000 nodes)
 
 
 def run(blocks, upto, edits=None, on_block=None):
@@ -90,7 +112,10 @@ def _result(block, index, name, text, **fields):
     examples gave the page's output), "differs" (a doctest with an example
     whose output is not the page's), "error" (an exception), "skipped" (the
     page skips it), "unavailable" (a figure block that needs a module Python
-    in the browser does not have). output: what a code block printed.
+    in the browser does not have; "why" says so in one line, "module" names it).
+    output: what a code block printed. dot: the DOT source of the graph a code
+    block's last expression gave (draw_dot), or null. playground: a playground
+    block's scripts.playground.run result.
     transcript: a doctest block's text, each example's output replaced by
     the actual one, as segments {"text", "output": bool, "same": bool}, with
     "page" (the page's output) where not same, "exception" for an exception
@@ -99,7 +124,7 @@ def _result(block, index, name, text, **fields):
     result = {"index": index, "line": block["line"], "name": name, "hidden": block["hidden"],
               "kind": block["kind"], "edited": text != block["source"], "figure": block["figure"],
               "status": "ran", "output": "", "error": "", "transcript": [], "skip": None,
-              "seconds": 0.0}
+              "dot": None, "seconds": 0.0}
     result.update(fields)
     return result
 
@@ -112,7 +137,15 @@ def _run_block(block, index, edited, namespace, name):
             take_graphs_apart(namespace.values())
             namespace.clear()
         return _result(block, index, name, text, status="skipped" if block["skip"] else "ran")
+    if block["kind"] == "playground":
+        request = json.loads(text)
+        return _result(block, index, name, text, playground=run_playground(request["expression"], request["values"]))
     skipped = set(block["skip"]["examples"]) if block["skip"] else set()
+    reason = block["skip"]["reason"] if block["skip"] else None
+    decided = _decide(block.get("when"), namespace)
+    if decided is not None:
+        skipped |= set(block["when"]["examples"])
+        reason = reason or decided
     filename = f"<{name}>"
     linecache.cache[filename] = (len(text), None, text.splitlines(keepends=True), filename)
     if text.startswith(">>>"):  # as Sybil decides: the block's first characters
@@ -120,30 +153,70 @@ def _run_block(block, index, edited, namespace, name):
     elif 0 in skipped:
         fields = {"status": "skipped"}
     else:
-        fields = _run_code(text, namespace, filename, block["figure"])
+        fields = _run_code(text, namespace, filename)
     if skipped:
-        fields["skip"] = {"reason": block["skip"]["reason"], "examples": sorted(skipped)}
+        fields["skip"] = {"reason": reason, "examples": sorted(skipped)}
     fields["seconds"] = round(time.perf_counter() - start, 4)
     return _result(block, index, name, text, **fields)
 
 
-def _run_code(text, namespace, filename, figure):
-    """exec, as Sybil's PythonEvaluator; what it printed (stdout and stderr) and any error."""
+def _decide(when, namespace):
+    """The reason of a conditional skip that holds in this namespace, as Sybil's Skipper
+    decides it (`if(condition, reason=...)`), or None: none, false, or it cannot be decided
+    (an edit removed a name it reads), so the block runs and says what is wrong."""
+    if not when:
+        return None
+    condition = when["condition"][2:]
+    try:
+        reason = eval("if_" + condition, {**namespace, "if_": _If(condition)})
+    except Exception:  # the reader's edits may leave anything in the namespace
+        return None
+    return str(reason) if reason else None
+
+
+class _If:
+    """Sybil's `if(condition, reason=None)` of a skip directive."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def __call__(self, condition, reason=None):
+        return (reason or self.text) if condition else None
+
+
+def _run_code(text, namespace, filename):
+    """exec, as Sybil's PythonEvaluator; what it printed (stdout and stderr), any error, and the
+    DOT source of a graph its last expression gives (evaluated apart, so its value is kept)."""
     output = io.StringIO()
     try:
-        code = compile(text, filename, "exec", dont_inherit=True)
+        tree = ast.parse(text, filename)
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        code = compile(tree, filename, "exec", dont_inherit=True)
+        tail = compile(ast.Expression(last.value), filename, "eval", dont_inherit=True) if last else None
     except SyntaxError as error:
         return {"status": "error", "error": _format_exception(error)}
     with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
         try:
             exec(code, namespace)
+            value = eval(tail, namespace) if tail else None
             namespace.pop("__builtins__", None)
         except (Exception, SystemExit) as error:  # the reader's code may raise anything
-            if figure and isinstance(error, ModuleNotFoundError):
-                return {"status": "unavailable", "output": clip(output.getvalue()),
+            if isinstance(error, ModuleNotFoundError):
+                module = (error.name or "").split(".")[0]
+                return {"status": "unavailable", "output": clip(output.getvalue()), "module": module,
+                        "why": UNAVAILABLE.get(module, f"Python in your browser has the standard library and "
+                                                       f"micrograd, not {module}."),
                         "error": f"{type(error).__name__}: {error}"}
             return {"status": "error", "output": clip(output.getvalue()), "error": _format_exception(error)}
-    return {"status": "ran", "output": clip(output.getvalue())}
+    return {"status": "ran", "output": clip(output.getvalue()), "dot": _dot(value)}
+
+
+def _dot(value):
+    """The DOT source of a Graphviz graph (what draw_dot returns), if not too big to draw; else None."""
+    if type(value).__module__.split(".")[0] != "graphviz":
+        return None
+    source = value.source
+    return source if len(source) <= MAX_DOT else None
 
 
 class _Checker(doctest.OutputChecker):

@@ -1,9 +1,12 @@
 """Front-end files from node_modules/ that the site serves itself (no CDN): KaTeX's stylesheet
-and fonts (the math is rendered at build time), and the minimal Pyodide runtime the reader's
-Python starts from on the first Run (no micropip, no packages).
+and fonts (the math is rendered at build time), the minimal Pyodide runtime the reader's
+Python starts from on the first Run (no micropip, no packages), and Graphviz as WebAssembly
+(@viz-js/viz: one ES module with the wasm inside, 1.2 MB raw, 0.47 MB gzipped), which
+draws in the page what draw_dot gives in the reader's Python (docs/javascripts/viz.js loads
+it on the first redraw, never with the page).
 
-The packages are pinned exactly in package.json and package-lock.json. Pyodide is served
-under assets/pyodide/<version>/, so a new pin is a new URL and no browser keeps a stale runtime.
+The packages are pinned exactly in package.json and package-lock.json. Each is served under
+assets/<name>/<version>/, so a new pin is a new URL and no browser keeps a stale copy.
 """
 
 import json
@@ -16,6 +19,7 @@ ASSETS = [
     ("katex/dist", ["katex.min.css", "fonts/*.woff2"], "assets/katex"),
     ("pyodide", ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"],
      "assets/pyodide/{version}"),
+    ("@viz-js/viz", ["dist/viz.js"], "assets/viz/{version}"),
 ]
 
 
@@ -44,6 +48,11 @@ def asset_files():
 def pyodide_folder():
     """Where the site serves Pyodide, relative to the site's root: "assets/pyodide/<version>/"."""
     return f"assets/pyodide/{package_version('pyodide')}/"
+
+
+def viz_module():
+    """Where the site serves Viz's module, relative to the site's root: "assets/viz/<version>/dist/viz.js"."""
+    return f"assets/viz/{package_version('@viz-js/viz')}/dist/viz.js"
 
 
 def pyodide_bytes():

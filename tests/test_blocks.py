@@ -30,13 +30,17 @@ def exported(site, page):
 # --- Which pages ------------------------------------------------------------------
 
 
-def test_the_chapters_1_to_5_get_run_and_no_other_page():
+def test_the_chapters_whose_code_runs_in_the_browser_get_run_and_no_other_page():
+    """Chapters 1-5, 7, 8 and 10; not chapter 9, whose every block needs numpy."""
     assert [p.name for p in RUNNABLE] == ["01-computational-graphs.md", "02-chain-rule.md",
                                           "03-backprop-by-hand.md", "04-engine.md",
-                                          "05-neurons-layers-networks.md"]
-    for other in ["index.md", "06-training.ipynb", "06-training.py", "07-check-break-fix.md",
-                  "exercises/01-x.md", "01-computational-graphs.ipynb"]:
+                                          "05-neurons-layers-networks.md", "07-check-break-fix.md",
+                                          "08-pytorch.md", "10-under-the-hood.md"]
+    for other in ["index.md", "playground.md", "06-training.ipynb", "06-training.py", "09-tensors.md",
+                  "exercises/01-x.md", "01-computational-graphs.ipynb", "100-x.md"]:
         assert not blocks.runnable(other), other
+    tensors = python_blocks(Document((DOCS / "09-tensors.md").read_text(encoding="utf-8"), "09-tensors.md"))
+    assert "import numpy as np" in str(tensors[0].lexemes["source"]), "why chapter 9 has no Run"
 
 
 # --- The export -------------------------------------------------------------------
@@ -179,6 +183,13 @@ def test_a_chapters_rendered_python_blocks_are_its_exported_blocks_in_order(site
             assert text.rstrip() == block["source"].rstrip(), block["line"]
 
 
+def test_a_conditional_skip_is_exported_for_the_browser_to_decide(demo):
+    assert [(b["line"], b["when"]) for b in demo["blocks"] if b["when"]] == [
+        (29, {"condition": 'if(x == 42, reason="x is 42")', "examples": [0]}),
+        (34, {"condition": 'if(x != 42, reason="never")', "examples": [0]}),
+    ]
+
+
 def test_hidden_skipped_figure_and_clear_namespace_blocks_are_marked(demo):
     assert [(b["line"], b["kind"], b["hidden"], b["skip"], b["figure"]) for b in demo["blocks"]] == [
         (3, "code", True, None, False),
@@ -188,7 +199,7 @@ def test_hidden_skipped_figure_and_clear_namespace_blocks_are_marked(demo):
         (22, "doctest", False, {"reason": None, "examples": [0]}, False),  # skip: next skips one example
         (29, "code", False, {"reason": "x is 42", "examples": [0]}, False),
         (34, "code", False, None, False),  # its condition was false: it ran
-        (40, "code", False, None, True),
+        (40, "code", False, None, True),  # a figure
         (46, "clear-namespace", True, None, False),
         (48, "doctest", False, None, False),
     ]
@@ -310,14 +321,52 @@ def test_code_blocks_and_doctests_see_the_namespace_as_sybil_gives_it(tmp_path, 
     assert "".join(r["output"] for r in results) == under_sybil
 
 
-def test_a_figure_block_that_needs_a_missing_package_is_not_run_and_does_not_stop_the_page():
+def test_a_block_that_needs_a_missing_package_says_why_in_one_line_and_does_not_stop_the_page(monkeypatch):
     page = [code("import no_such_package_for_figures\nfig = 1\nfig\n", figure=True), code("print('next')\n")]
     results = run_blocks.run(page, 1)
     assert results[0]["status"] == "unavailable"
     assert results[0]["error"] == "ModuleNotFoundError: No module named 'no_such_package_for_figures'"
+    assert results[0]["why"] == ("Python in your browser has the standard library and micrograd, "
+                                 "not no_such_package_for_figures.")
     assert results[1]["output"] == "next\n"
-    (plain,) = run_blocks.run([code("import no_such_package_for_figures\n")], 0)  # not a figure: an error
-    assert plain["status"] == "error" and "has the standard library and micrograd" in plain["error"]
+    (plain,) = run_blocks.run([code("import no_such_package_for_figures.sub\n")], 0)  # not a figure: the same
+    assert plain["status"] == "unavailable" and plain["module"] == "no_such_package_for_figures"
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as in Pyodide: no matplotlib
+    (plot,) = run_blocks.run([code("import matplotlib.pyplot as plt\nplt\n", figure=True)], 0)
+    assert plot["why"] == run_blocks.UNAVAILABLE["matplotlib"] and "\n" not in plot["why"]
+    assert plot["why"].startswith("Python in your browser has no matplotlib: ")
+
+
+def test_a_conditional_skip_is_decided_in_the_readers_namespace(demo):
+    """A page built with PyTorch ran its PyTorch blocks; the browser, without it, skips them."""
+    when = {"condition": 'if(torch is None, reason="PyTorch is not installed: pip install torch")',
+            "examples": [0]}
+    page = [code("torch = None\n"), code("torch.tensor(1.0)\n", when=when),
+            doctest_block(">>> torch.zeros(1)\n0\n>>> 2\n2\n"), code("print(1)\n", when=when)]
+    page[2]["when"] = {**when, "examples": [0]}
+    results = run_blocks.run(page, 3)
+    assert [r["status"] for r in results] == ["ran", "skipped", "ran", "skipped"]
+    assert results[1]["skip"] == {"reason": "PyTorch is not installed: pip install torch", "examples": [0]}
+    assert results[2]["transcript"][1].get("skipped") and results[2]["transcript"][3]["same"]
+    torch_here = run_blocks.run([code("torch = 1\n"), code("print('ran')\n", when=when)], 1)
+    assert torch_here[1]["status"] == "ran" and torch_here[1]["output"] == "ran\n"
+    broken = run_blocks.run([code("print('no torch name')\n", when=when)], 0)  # cannot decide: it runs
+    assert broken[0]["status"] == "ran"
+
+
+def test_a_block_ending_in_draw_dot_gives_its_dot_source_as_the_build_draws_it():
+    from micrograd import Value, draw_dot
+
+    page = [code("from micrograd import Value, draw_dot\na = Value(2.0, label='a')\nb = a * 3\n"),
+            code("b.backward()\ndraw_dot(b)\n", figure=True), code("print('no figure')\n"), code("b\n")]
+    results = run_blocks.run(page, 3)
+    a = Value(2.0, label="a")
+    b = a * 3
+    b.backward()
+    assert results[1]["dot"] == draw_dot(b).source
+    assert [r["dot"] for r in (results[0], results[2], results[3])] == [None, None, None]
+    (error,) = run_blocks.run([code("x = 1\ndraw_dot(x)\n")], 0)  # the last expression's error, as exec's
+    assert error["status"] == "error" and 'File "<block 1>", line 2' in error["error"]
 
 
 def test_graphs_are_taken_apart_before_the_namespace_is_freed():

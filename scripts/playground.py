@@ -1,0 +1,403 @@
+"""The playground (docs/playground.md): the reader's own expression through the real engine.
+
+The reader types an expression over named leaves, `(a + b) * c`, and their values,
+`a = 2, b = -3, c = 10`. Both are parsed with Python's `ast` and checked against a
+whitelist: numbers, leaf names, `+ - * / **` (a constant exponent, as the engine's `**`
+takes), unary minus and plus, and the calls `tanh(...)`, `exp(...)`, `relu(...)`. Anything
+else is refused with a message that names its column (1 = the first character typed). The
+expression is then built from micrograd `Value`s, one per leaf, with the engine's own
+operators, so the graph is exactly what the same Python code would build.
+
+run() gives everything the page shows, as plain data: the graph's DOT source
+(micrograd.draw_dot; the page draws it with Graphviz as WebAssembly, so its SVG carries
+draw_dot's ids), the forward and backward pass step by step (micrograd.trace, the engine's
+own loop) with every number written out, and each leaf's grad beside its estimate by
+centered finite differences (micrograd.gradcheck). The page does no arithmetic.
+
+A shared link carries only the two texts: they are data, parsed by the whitelist here,
+never evaluated. Stdlib and micrograd only: this module runs in CPython (tests/
+test_playground.py) and in the reader's browser (Pyodide), where the site's Python zip
+holds it (scripts/site_python.py) and scripts/run_blocks.py runs it as a block of kind
+"playground".
+"""
+
+import ast
+import json
+import math
+import operator
+
+from micrograd.draw import draw_dot
+from micrograd.engine import Value, topological_order
+from micrograd.gradcheck import numerical_grad, relative_error
+from micrograd.trace import trace
+
+OPERATORS = {ast.Add: ("+", operator.add), ast.Sub: ("-", operator.sub), ast.Mult: ("*", operator.mul),
+             ast.Div: ("/", operator.truediv), ast.Pow: ("**", operator.pow)}
+UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos}
+FUNCTIONS = {"tanh": Value.tanh, "exp": Value.exp, "relu": Value.relu}
+ALLOWED = "numbers, leaf names, + - * / ** (a number as the exponent), tanh(…), exp(…) and relu(…)"
+MAX_LENGTH = 300  # characters of an expression, or of its values
+MAX_NODES = 60  # a trace holds about n² numbers, and the graph must fit a phone
+LABEL_LENGTH = 16  # a node made by a part of the expression shows that part if it is this short, else t1, t2…
+H = 1e-6  # the finite-difference step, as micrograd.gradcheck's default
+TOL = 1e-6  # relative error that passes, as micrograd.gradcheck's default ...
+ABS_TOL = 1e-9  # ... or this absolute difference: near 0 a relative error means nothing
+RANKDIR = "TB"  # top to bottom: the graph must fit a phone, as the steppers' graphs do
+OP_TEXT = {"+": "+", "*": "·"}
+
+
+class PlaygroundError(ValueError):
+    """A text the playground refuses: `field` ("expression" or "values"), `column` (1-based)."""
+
+    def __init__(self, message, field, column):
+        super().__init__(f"{field}, column {column}: {message}")
+        self.message, self.field, self.column = message, field, column
+
+
+def parse(expression):
+    """The expression's ast (an ast.Expression) and its leaf names in order of appearance.
+
+    Raises PlaygroundError, naming the column, for anything outside the whitelist.
+    """
+    text = _clean(expression, "expression")
+    if not text.strip():
+        raise PlaygroundError("type an expression, for example (a + b) * c", "expression", 1)
+    tree = _parse(text, "eval", "expression")
+    tree._text = text  # the reader's text: columns and each node's label come from it
+    for node in ast.walk(tree.body):  # breadth first: a node is checked before its parts
+        _allowed(node, text)
+    names = []
+    for node in sorted((n for n in ast.walk(tree.body) if isinstance(n, ast.Name) and not _called(n, tree)),
+                       key=lambda n: n.col_offset):  # in the order the reader typed them
+        if node.id not in names:
+            names.append(node.id)
+    if not names:
+        raise PlaygroundError("the expression has no leaf: name at least one (a, x1, w…)", "expression", 1)
+    return tree, names
+
+
+def parse_values(values):
+    """{name: float} from `a = 2, b = -3, c = 10` (commas between, a number each).
+
+    Raises PlaygroundError, naming the column, for anything else.
+    """
+    return {name: value for name, (value, _) in _values(values).items()}
+
+
+def _values(values):
+    """{name: (float, column)} of parse_values."""
+    text = _clean(values, "values")
+    if not text.strip():
+        return {}
+    text = f"f({text})"  # name = number, read as keyword arguments; columns shift by 2
+    call = _parse(text, "eval", "values", shift=2).body
+    if call.args:
+        raise PlaygroundError("give each leaf as name = number", "values", _column(call.args[0], text, 2))
+    found = {}
+    for keyword in call.keywords:
+        column = _column(keyword, text, 2)
+        if keyword.arg is None:
+            raise PlaygroundError("give each leaf as name = number", "values", column)
+        if keyword.arg in FUNCTIONS:
+            raise PlaygroundError(f"{keyword.arg} is an operation, not a leaf", "values", column)
+        if keyword.arg in found:
+            raise PlaygroundError(f"{keyword.arg} is given twice", "values", column)
+        found[keyword.arg] = (_number(keyword.value, text), column)
+    return found
+
+
+def build(tree, leaves):
+    """The expression's root Value, built from `leaves` ({name: Value}) with the engine's operators.
+
+    Raises PlaygroundError naming the column of the operation the engine refused
+    (a division by 0, an overflow).
+    """
+    return _build(tree.body, leaves, _source(tree), labels=None)
+
+
+def run(expression, values):
+    """Everything the page shows for one expression, as a dict (json.dumps gives strict JSON).
+
+    {"ok": True, "expression", "values", "result", "leaves": [{name, data, grad, numeric,
+    error, passed}], "check": {passed, h, tol, absTol}, "dot", and the steps as the view
+    replays them: "nodes" [{id, name, data}], "edges" {edge id: text}, "forward",
+    "forwardCaptions", "backward" [{node, edges, parents, grads}], "backwardCaptions",
+    "zeroGrads"}; or {"ok": False, "field", "column", "message"} for a text the playground
+    refuses or an operation the engine refuses.
+    """
+    try:
+        return _run(expression, values)
+    except PlaygroundError as error:
+        return {"ok": False, "field": error.field, "column": error.column, "message": error.message}
+
+
+def run_json(expression, values):
+    return json.dumps(run(expression, values), ensure_ascii=False)
+
+
+def _run(expression, values):
+    tree, names = parse(expression)
+    columns = _values(values)
+    given = {name: value for name, (value, _) in columns.items()}
+    missing = [name for name in names if name not in given]
+    if missing:
+        raise PlaygroundError(f"give {', '.join(missing)} a value, for example {missing[0]} = 1.0", "values",
+                              len(_clean(values, "values")) + 1)
+    unused = [name for name in given if name not in names]
+    if unused:
+        raise PlaygroundError(f"{unused[0]} has a value but the expression does not use it", "values",
+                              columns[unused[0]][1])
+    leaves = {name: Value(given[name], label=name) for name in names}
+    text = _source(tree)
+    root = _build(tree.body, leaves, text, labels=[])
+    if not isinstance(root, Value):
+        raise PlaygroundError("the expression has no leaf", "expression", 1)
+    count = len(topological_order(root))
+    if count > MAX_NODES:
+        raise PlaygroundError(f"its graph has {count} nodes; the playground draws at most {MAX_NODES}",
+                              "expression", 1)
+    dot = draw_dot(root, rankdir=RANKDIR).source
+    steps = _replay(root)
+    root.backward()
+    inputs = [leaves[name] for name in names]
+    try:
+        numeric = numerical_grad(lambda: _build(tree.body, leaves, text, labels=None), inputs, H)
+    except PlaygroundError as error:
+        raise PlaygroundError(f"{error.message} (at a leaf ± h = {H:g}, while checking the grads)",
+                              error.field, error.column) from None
+    report = []
+    for x, estimate in zip(inputs, numeric):
+        error = relative_error(x.grad, estimate)
+        report.append({"name": x.label, "data": _json(x.data), "grad": _json(x.grad), "numeric": _json(estimate),
+                       "error": _json(error),
+                       "passed": bool(error <= TOL or abs(x.grad - estimate) <= ABS_TOL)})
+    return {"ok": True, "expression": text, "values": ", ".join(f"{n} = {_plain(given[n])}" for n in names),
+            "result": _json(root.data), "leaves": report,
+            "check": {"passed": all(r["passed"] for r in report), "h": H, "tol": TOL, "absTol": ABS_TOL},
+            "dot": dot, **steps}
+
+
+# --- Parsing ---------------------------------------------------------------------------
+
+
+def _clean(text, field):
+    """The reader's text with a true minus (−) read as -, and newlines as spaces: same columns."""
+    text = str(text)
+    if len(text) > MAX_LENGTH:
+        raise PlaygroundError(f"at most {MAX_LENGTH} characters, not {len(text)}", field, MAX_LENGTH + 1)
+    return text.replace("\u2212", "-").replace("\r", " ").replace("\n", " ")
+
+
+def _parse(text, mode, field, shift=0):
+    try:
+        return ast.parse(text, mode=mode)
+    except SyntaxError as error:
+        end = len(text) - shift + 1
+        column = error.offset - shift if error.offset and 0 < error.offset - shift <= end else end
+        reason = error.msg if error.msg != "invalid syntax" else "this is not a Python expression here"
+        if column == end:
+            reason = "it ends too early" if error.msg == "invalid syntax" else reason
+        raise PlaygroundError(reason, field, column) from None
+
+
+def _allowed(node, text):
+    """Raise PlaygroundError for an ast node outside the whitelist."""
+    if isinstance(node, (ast.operator, ast.unaryop, ast.expr_context)):
+        return
+    if isinstance(node, ast.Constant):
+        if type(node.value) not in (int, float):
+            raise PlaygroundError(f"{node.value!r} is not a number", "expression", _column(node, text))
+        return
+    if isinstance(node, ast.Name):
+        return
+    if isinstance(node, ast.BinOp):
+        if type(node.op) not in OPERATORS:
+            raise PlaygroundError(f"{_symbol(node, text)} is not an operation of the engine; it has {ALLOWED}",
+                                  "expression", _operator_column(node, text))
+        if isinstance(node.op, ast.Pow) and any(isinstance(n, ast.Name) for n in ast.walk(node.right)):
+            raise PlaygroundError("the exponent must be a number: the engine's ** takes a constant power "
+                                  "(x ** 2, x ** -1, x ** 0.5), not a leaf", "expression",
+                                  _column(node.right, text))
+        return
+    if isinstance(node, ast.UnaryOp):
+        if type(node.op) not in UNARY:
+            raise PlaygroundError(f"{_symbol(node, text)} is not an operation of the engine; it has {ALLOWED}",
+                                  "expression", _column(node, text))
+        return
+    if isinstance(node, ast.Call):
+        name = node.func.id if isinstance(node.func, ast.Name) else None
+        if name not in FUNCTIONS:
+            raise PlaygroundError(f"{ast.get_source_segment(text, node.func)}(…) is not an operation of the "
+                                  f"engine; it has {ALLOWED}", "expression", _column(node.func, text))
+        if len(node.args) != 1 or node.keywords or isinstance(node.args[0], ast.Starred):
+            raise PlaygroundError(f"{name}(…) takes one argument", "expression", _column(node, text))
+        return
+    raise PlaygroundError(f"{_symbol(node, text)} is not allowed here; the playground takes {ALLOWED}",
+                          "expression", _column(node, text))
+
+
+def _called(name, tree):
+    return any(isinstance(n, ast.Call) and n.func is name for n in ast.walk(tree))
+
+
+def _number(node, text):
+    """A value's number: a literal int or float, or one with a sign before it."""
+    sign, inner = 1.0, node
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        sign, inner = (-1.0 if isinstance(node.op, ast.USub) else 1.0), node.operand
+    if not (isinstance(inner, ast.Constant) and type(inner.value) in (int, float)):
+        raise PlaygroundError("a value must be a number, such as 2, -3 or 0.5", "values", _column(node, text, 2))
+    value = sign * float(inner.value)
+    if not math.isfinite(value):
+        raise PlaygroundError("a value must be a finite number", "values", _column(node, text, 2))
+    return value
+
+
+def _column(node, text, shift=0):
+    """The 1-based column, in characters of the reader's text, where `node` starts."""
+    line = text.split("\n")[node.lineno - 1]
+    return len(line.encode("utf-8")[: node.col_offset].decode("utf-8", "replace")) + 1 - shift
+
+
+def _operator_column(node, text):
+    """The column of a BinOp's operator: the first non-space after its left operand's end."""
+    line = text.split("\n")[node.lineno - 1]
+    end = len(line.encode("utf-8")[: node.left.end_col_offset].decode("utf-8", "replace"))
+    rest = line[end:]
+    while rest and rest[0] in " )":
+        end, rest = end + 1, rest[1:]
+    return end + 1
+
+
+def _symbol(node, text):
+    if isinstance(node, ast.BinOp):
+        at = _operator_column(node, text) - 1
+        return repr(text[at:at + 2].rstrip(" (").strip() or text[at])
+    return repr(ast.get_source_segment(text, node) or type(node).__name__)
+
+
+def _source(tree):
+    return tree._text
+
+
+# --- Building -----------------------------------------------------------------------
+
+
+def _build(node, leaves, text, labels):
+    """Value (or number, for a part with no leaf) of `node`, with the engine's operators.
+
+    labels: None, or a list: then each Value a part of the expression makes is labelled
+    with that part's text (out for the whole), or t1, t2… (appended to the list) if long."""
+    try:
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Name):
+            return leaves[node.id]
+        if isinstance(node, ast.BinOp):
+            left = _build(node.left, leaves, text, labels)
+            right = _build(node.right, leaves, text, labels)
+            out = OPERATORS[type(node.op)][1](left, right)
+        elif isinstance(node, ast.UnaryOp):
+            out = UNARY[type(node.op)](_build(node.operand, leaves, text, labels))
+        else:  # a call the whitelist allowed
+            argument = _build(node.args[0], leaves, text, labels)
+            out = FUNCTIONS[node.func.id](argument if isinstance(argument, Value) else Value(argument))
+    except (ArithmeticError, ValueError, TypeError) as error:
+        if isinstance(error, PlaygroundError):
+            raise
+        column = _operator_column(node, text) if isinstance(node, ast.BinOp) else _column(node, text)
+        raise PlaygroundError(f"the engine refused it: {type(error).__name__}: {error}", "expression",
+                              column) from None
+    if labels is not None and isinstance(out, Value) and not out.label:
+        segment = ast.get_source_segment(text, node) or ""
+        if segment.strip("() ") == text.strip("() "):
+            out.label = "out"  # the whole expression: its root
+        elif len(segment) <= LABEL_LENGTH:
+            out.label = segment
+        else:
+            labels.append(out)
+            out.label = f"t{len(labels)}"
+    return out
+
+
+# --- The steps, as the view replays them ----------------------------------------------------
+
+
+def _replay(root):
+    """The forward and backward pass of root's graph from micrograd.trace, every number as text."""
+    t = trace(root)
+    nodes = {node["id"]: node for node in t["nodes"]}
+    names = {node["id"]: _name(node) for node in t["nodes"]}
+    into = {}
+    for edge in t["edges"]:
+        into.setdefault(edge["child"], []).append(edge)
+    return {
+        "nodes": [{"id": n["id"], "name": names[n["id"]], "data": f"data {_field(n['data'])}"} for n in t["nodes"]],
+        "edges": {e["id"]: f"Edge {names[e['parent']]} into {names[e['child']]}: local derivative "
+                  f"{_text(e['local'])}, by {e['formula']}." for e in t["edges"]},
+        "forward": t["forward"],
+        "forwardCaptions": [_forward(nodes[i], into.get(i, []), nodes, names) for i in t["forward"]],
+        "backward": [{"node": s["node"], "edges": [u["edge"] for u in s["updates"]],
+                      "parents": sorted({u["parent"] for u in s["updates"]}),
+                      "grads": [f"grad {_field(g)}" for g in s["grads"]]} for s in t["backward"]],
+        "backwardCaptions": [_backward(s, names, into.get(s["node"], [])) for s in t["backward"]],
+        "zeroGrads": [f"grad {_field(0.0)}"] * len(t["nodes"]),
+    }
+
+
+def _name(node):
+    """How captions name a node: its label, in parentheses if it is a part such as a + b."""
+    label = node["label"]
+    if label:
+        return label if label.isidentifier() else f"({label})"
+    return _text(node["data"]) if not node["op"] else f"the {node['op']} node"
+
+
+def _forward(node, edges, nodes, names):
+    if not edges:
+        return f"{names[node['id']]} is a leaf: data {_text(node['data'])}."
+    values = [_text(nodes[e["parent"]]["data"]) for e in edges]
+    values = [f"({v})" if v.startswith("−") else v for v in values]
+    op = node["op"]
+    if op in OP_TEXT:
+        formula = f" {OP_TEXT[op]} ".join(values)
+    elif op.startswith("**"):
+        formula = f"{values[0]}^{op[2:]}"
+    else:
+        formula = f"{op.lower() if op == 'ReLU' else op}({values[0]})"
+    return f"Forward: {names[node['id']].strip('()')} = {formula} = {_text(node['data'])}."
+
+
+def _backward(step, names, edges):
+    who = names[step["node"]]
+    if "seed" in step:
+        return f"Seed: {who}.grad = {_text(step['seed'])}, since ∂{who}/∂{who} = 1."
+    if not step["updates"]:
+        return f"Visit {who}: a leaf, it passes nothing on."
+    parts = [f"{names[u['parent']]}.grad += {_text(u['local'])} · {_text(u['upstream'])} = {_text(u['after'])}"
+             for u in step["updates"]]
+    return f"Visit {who}: " + "; ".join(parts) + " (local derivative · upstream grad)."
+
+
+def _text(x):
+    """A number as a caption shows it: at most 4 decimals, no trailing zeros, a true minus."""
+    if isinstance(x, str):
+        return {"Infinity": "∞", "-Infinity": "−∞", "NaN": "NaN"}[x]
+    text = f"{x:.4f}".rstrip("0").rstrip(".")
+    return ("0" if text in ("-0", "") else text).replace("-", "−")
+
+
+def _field(x):
+    """A number as the graph's records show it (draw_dot's 4 decimals)."""
+    return f"{x:.4f}" if not isinstance(x, str) else _text(x)
+
+
+def _plain(x):
+    return repr(int(x)) if x == int(x) and abs(x) < 1e15 else repr(x)
+
+
+def _json(x):
+    x = float(x)
+    if math.isfinite(x):
+        return x
+    return "NaN" if math.isnan(x) else ("Infinity" if x > 0 else "-Infinity")

@@ -1,0 +1,171 @@
+"""The playground's parser and builder (scripts/playground.py), in CPython: every allowed
+form, every refused one with its column, the same graph and grads as the engine's own
+operators, and the check by finite differences. tests/test_live.py runs it in the browser."""
+
+import json
+import math
+
+import pytest
+
+from micrograd import Value, draw_dot
+from scripts import playground, run_blocks
+from scripts.playground import PlaygroundError, build, parse, parse_values, run
+
+
+def grads(expression, values):
+    tree, names = parse(expression)
+    leaves = {name: Value(value, label=name) for name, value in parse_values(values).items()}
+    out = build(tree, leaves)
+    out.backward()
+    return out.data, {name: leaves[name].grad for name in names}
+
+
+@pytest.mark.parametrize("expression, names", [
+    ("a", ["a"]),
+    ("(a + b) * c", ["a", "b", "c"]),
+    ("a - b", ["a", "b"]),
+    ("a / b", ["a", "b"]),
+    ("a ** 2 + a ** -1 + a ** 0.5", ["a"]),
+    ("-a + +b", ["a", "b"]),
+    ("tanh(x1*w1 + x2*w2 + b)", ["x1", "w1", "x2", "w2", "b"]),
+    ("exp(a) * relu(b) + 2 * 3", ["a", "b"]),
+    ("2 ** 3 * a", ["a"]),
+    ("α * 2", ["α"]),
+])
+def test_every_allowed_form_parses_and_names_its_leaves_in_order(expression, names):
+    assert parse(expression)[1] == names
+
+
+def test_the_builder_gives_the_engines_graph_and_grads_on_the_pages_examples():
+    """The playground builds with the engine's operators: the same numbers as Python code."""
+    a, b, c = Value(2.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c")
+    out = (a + b) * c
+    out.backward()
+    assert grads("(a + b) * c", "a = 2, b = −3, c = 10") == (out.data, {"a": a.grad, "b": b.grad, "c": c.grad})
+    assert grads("(a + b) * c", "a=2,b=-3,c=10") == (-10.0, {"a": 10.0, "b": 10.0, "c": -1.0})
+
+    x1, x2, w1, w2, bias = (Value(v, label=n) for v, n in
+                            [(2.0, "x1"), (0.0, "x2"), (-3.0, "w1"), (1.0, "w2"), (6.8813735870195432, "b")])
+    neuron = (x1 * w1 + x2 * w2 + bias).tanh()
+    neuron.backward()
+    data, got = grads("tanh(x1*w1 + x2*w2 + b)", "x1 = 2, x2 = 0, w1 = -3, w2 = 1, b = 6.8813735870195432")
+    assert data == neuron.data
+    assert got == {"x1": x1.grad, "x2": x2.grad, "w1": w1.grad, "w2": w2.grad, "b": bias.grad}
+
+    a = Value(3.0, label="a")
+    b = Value(-1.5, label="b")
+    mixed = a / b + a ** 2 - (b - a).relu() + (-a).exp() * 2
+    mixed.backward()
+    assert grads("a / b + a ** 2 - relu(b - a) + exp(-a) * 2", "a = 3, b = -1.5") == (
+        mixed.data, {"a": a.grad, "b": b.grad})
+
+
+def test_the_dot_source_is_draw_dots_and_a_repeated_leaf_is_one_node():
+    result = run("x * x + 3 * x", "x = 2")
+    x = Value(2.0, label="x")
+    out = x * x + 3 * x
+    assert result["ok"] and result["result"] == out.data == 10.0
+    assert result["leaves"][0]["grad"] == 7.0
+    ids = [line.split()[0] for line in result["dot"].splitlines() if "shape=record" in line]
+    assert ids == [node["id"] for node in result["nodes"]]
+    assert result["dot"].count('label="{ x |') == 1, "x is one leaf, used three times"
+    assert result["dot"].startswith(draw_dot(Value(1.0), rankdir="TB").source.split("\n\tn0")[0])
+
+
+@pytest.mark.parametrize("expression, column, words", [
+    ("a // b", 3, "'//' is not an operation of the engine"),
+    ("a % 2", 3, "'%' is not an operation of the engine"),
+    ("a ** b", 6, "the exponent must be a number"),
+    ("2 ** a", 6, "the exponent must be a number"),
+    ("foo(a)", 1, "foo(…) is not an operation of the engine"),
+    ("a + print(a)", 5, "print(…) is not an operation"),
+    ("tanh(a, b)", 1, "tanh(…) takes one argument"),
+    ("a.data", 1, "'a.data' is not allowed here"),
+    ("a < b", 1, "'a < b' is not allowed here"),
+    ("a + 'x'", 5, "'x' is not a number"),
+    ("a + True", 5, "True is not a number"),
+    ("a +", 4, "it ends too early"),
+    ("(a + b", 1, "'(' was never closed"),
+    ("a + * b", 5, "this is not a Python expression here"),
+    ("__import__('os')", 1, "__import__(…) is not an operation"),
+    ("[a for a in b]", 1, "is not allowed here"),
+    ("lambda: a", 1, "is not allowed here"),
+    ("2 * 3", 1, "the expression has no leaf"),
+    ("", 1, "type an expression"),
+    ("αβ + 1 // 2", 8, "'//' is not an operation"),
+])
+def test_a_refused_expression_gets_a_message_naming_its_column(expression, column, words):
+    with pytest.raises(PlaygroundError) as refused:
+        parse(expression)
+    assert refused.value.field == "expression"
+    assert refused.value.column == column, refused.value
+    assert words in refused.value.message
+    assert str(refused.value).startswith(f"expression, column {column}: ")
+
+
+@pytest.mark.parametrize("values, column, words", [
+    ("a = x", 5, "a value must be a number"),
+    ("3, a = 2", 1, "give each leaf as name = number"),
+    ("a = 1e999", 5, "a finite number"),
+    ("a: 2", 2, "this is not a Python expression here"),
+    ("tanh = 1", 1, "tanh is an operation, not a leaf"),
+    ("a = 1, a = 2", 8, "a is given twice"),
+])
+def test_refused_values_get_a_message_naming_their_column(values, column, words):
+    with pytest.raises(PlaygroundError) as refused:
+        parse_values(values)
+    assert (refused.value.field, refused.value.column) == ("values", column), refused.value
+    assert words in refused.value.message
+
+
+def test_missing_and_unused_values_and_what_the_engine_refuses_are_messages_not_errors():
+    assert run("a + b", "a = 1") == {"ok": False, "field": "values", "column": 6,
+                                     "message": "give b a value, for example b = 1.0"}
+    assert run("a", "a = 1, b = 2") == {"ok": False, "field": "values", "column": 8,
+                                        "message": "b has a value but the expression does not use it"}
+    refused = run("a / (b - 1)", "a = 1, b = 1")
+    assert (refused["ok"], refused["field"], refused["column"]) == (False, "expression", 3)
+    assert refused["message"].startswith("the engine refused it: ZeroDivisionError: division by")
+    assert run("exp(a)", "a = 1000")["message"] == (
+        "the engine refused it: OverflowError: exp(1000.0) overflows a float")
+    too_big = run("+".join("a" * 62), "a = 1")  # 61 additions of one leaf: 62 nodes
+    assert too_big["message"] == f"its graph has 62 nodes; the playground draws at most {playground.MAX_NODES}"
+    assert run("a" * 301, "")["message"] == "at most 300 characters, not 301"
+
+
+def test_every_leafs_grad_is_checked_by_centered_differences():
+    result = run("tanh(x1*w1 + x2*w2 + b)", "x1 = 2, x2 = 0, w1 = -3, w2 = 1, b = 6.8813735870195432")
+    assert result["check"]["passed"] and all(leaf["passed"] for leaf in result["leaves"])
+    for leaf in result["leaves"]:
+        assert math.isclose(leaf["grad"], leaf["numeric"], rel_tol=1e-6, abs_tol=1e-9)
+    assert [leaf["name"] for leaf in result["leaves"]] == ["x1", "w1", "x2", "w2", "b"]
+    kink = run("relu(a)", "a = 0")
+    assert not kink["check"]["passed"], "at relu's kink, finite differences see 0.5, backward 0"
+    assert (kink["leaves"][0]["grad"], kink["leaves"][0]["numeric"]) == (0.0, 0.5)
+
+
+def test_the_steps_replay_the_engines_trace_with_every_number_written_out():
+    result = run("(a + b) * c", "a = 2, b = -3, c = 10")
+    assert [n["name"] for n in result["nodes"]] == ["a", "b", "(a + b)", "c", "out"]
+    assert result["forwardCaptions"][2] == "Forward: a + b = 2 + (−3) = −1."
+    assert result["backwardCaptions"][0] == "Seed: out.grad = 1, since ∂out/∂out = 1."
+    assert result["backwardCaptions"][1] == ("Visit out: (a + b).grad += 10 · 1 = 10; c.grad += −1 · 1 = −1 "
+                                             "(local derivative · upstream grad).")
+    assert result["backward"][-1]["grads"] == ["grad 10.0000", "grad 10.0000", "grad 10.0000",
+                                               "grad -1.0000", "grad 1.0000"]
+    assert result["edges"]["n3-n4-1"] == "Edge c into out: local derivative −1, by ∂(x·y)/∂y = x."
+    assert result["values"] == "a = 2, b = -3, c = 10"
+    json.loads(playground.run_json("(a + b) * c", "a = 2, b = -3, c = 10"))  # strict JSON
+
+
+def test_a_long_part_gets_a_short_label():
+    result = run("tanh(x1*w1 + x2*w2 + b)", "x1 = 2, x2 = 0, w1 = -3, w2 = 1, b = 1")
+    assert "t1" in [n["name"] for n in result["nodes"]]
+
+
+def test_the_runner_runs_a_playground_block_as_the_browser_sends_it():
+    source = json.dumps({"expression": "(a + b) * c", "values": "a = 2, b = -3, c = 10"})
+    block = {"line": 0, "kind": "playground", "hidden": True, "source": source, "skip": None, "when": None,
+             "figure": False}
+    data = json.loads(run_blocks.run_json(json.dumps({"blocks": [block]}), 0))
+    assert data["results"][0]["playground"] == json.loads(json.dumps(run("(a + b) * c", "a = 2, b = -3, c = 10")))
