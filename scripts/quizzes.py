@@ -14,10 +14,11 @@ and by the site build alike):
   rounding margin of 1e-9 relative): 10, 10.0, 1e1, −10 and -10.0 all parse as numbers.
   mistakes={"message": WRONG_EXPR, ...}: classic wrong answers, each computed by running the
   mistake in the page's code (a wrong visit order, `=` for `+=`, a flipped sign), never typed;
-  a reader's answer within tol of one gets its message. grad_after(root, node, order=None) runs
-  the engine's backward pass in a given order and grad_with_assign(root, node) the pass with
-  `=` for `+=` (both leave every .grad as it was). A mistake that equals the key, or another
-  mistake, fails the page at the quiz's line.
+  a reader's answer within tol of one gets its message. A message may give a list of numbers,
+  and may be one of MISTAKES by name (LOST_PATH, ASSIGN, FLIPPED_SIGN, RIGHT_ORDER).
+  grad_after(root, node, order=None) runs the engine's backward pass in a given order and
+  grad_with_assign(root, node) the pass with `=` for `+=` (both leave every .grad as it was).
+  A mistake that equals the key, or another mistake, fails the page at the quiz's line.
 - choice(EXPR, options=[...]): multiple choice; EXPR gives the right option, which must be
   one of the options (a str). Options are inline Markdown, math included.
 
@@ -41,7 +42,7 @@ class Number:
     key: float
     answer: float
     tol: float
-    mistakes: dict = dataclasses.field(default_factory=dict)  # message -> wrong number
+    mistakes: list = dataclasses.field(default_factory=list)  # [(wrong number, message)]
 
 
 @dataclasses.dataclass
@@ -62,11 +63,25 @@ def number(expression, *, answer, tol=0.0, mistakes=None):
                         " (for a Value, give its .data or .grad)")
     if not (_real(answer) and _real(tol) and tol >= 0):
         raise TypeError("number() needs answer= a number and tol= a number >= 0")
-    mistakes = dict(mistakes or {})
-    if not all(isinstance(m, str) and m and _real(v) for m, v in mistakes.items()):
-        raise TypeError("number() needs mistakes= a dict {message: the wrong number it explains}")
-    return Number(float(expression), float(answer), float(tol),
-                  {m: float(v) for m, v in mistakes.items()})
+    pairs = [(v, m) for m, vs in dict(mistakes or {}).items()
+             for v in (vs if isinstance(vs, (list, tuple)) else [vs])]
+    if not all(isinstance(m, str) and m and _real(v) for v, m in pairs):
+        raise TypeError("number() needs mistakes= a dict {message: the wrong number it explains, "
+                        "or a list of them}")
+    return Number(float(expression), float(answer), float(tol), [(float(v), m) for v, m in pairs])
+
+
+# The classic mistakes' messages, named in a quiz as mistakes={LOST_PATH: [9.0, 6.0]}, so a
+# chapter spends no words on them.
+MISTAKES = {
+    "LOST_PATH": "a lost path: a node passed its gradient on before all of it had arrived, so "
+                 "one path to the output was dropped. The paths add up.",
+    "ASSIGN": "a value used twice needs +=, not =: with =, each contribution overwrites the one "
+              "before.",
+    "FLIPPED_SIGN": "the sign is flipped: check which way the step goes.",
+    "RIGHT_ORDER": "that is what the right visit order gives; this order visits a node before "
+                   "all of its gradient has arrived.",
+}
 
 
 def grad_after(root, node, order=None):
@@ -126,14 +141,14 @@ def quiz_html(source, namespace, at, n, filename="<quiz>"):
     evaluated in `namespace`. Raises DirectiveError starting with `at` (page:line) when the
     written answer and the expression disagree, or the source is not a quiz."""
     helpers = {"number": number, "choice": choice, "grad_after": grad_after,
-               "grad_with_assign": grad_with_assign}
+               "grad_with_assign": grad_with_assign, **MISTAKES}
     quiz = eval(compile(source, filename, "eval"), namespace, helpers)
     if isinstance(quiz, Number):
         if not (math.isfinite(quiz.key) and _close(quiz.key, quiz.answer, quiz.tol)):
             raise DirectiveError(f"{at}: the quiz's written answer {quiz.answer:g} differs from "
                                  f"its expression, which gives {quiz.key!r} (tol {quiz.tol:g})")
         seen = [quiz.key]
-        for message, wrong in quiz.mistakes.items():
+        for wrong, message in quiz.mistakes:
             if not math.isfinite(wrong) or any(_close(wrong, x, quiz.tol) for x in seen):
                 raise DirectiveError(f"{at}: the quiz's mistake {message!r} gives {wrong!r}, which "
                                      f"is not a number apart from the key and the other mistakes "
@@ -194,7 +209,7 @@ def _html(quiz, name):
         attributes = (f'data-quiz="number" data-key="{quiz.key!r}" data-tol="{quiz.tol!r}" '
                       f'data-shown="{html.escape(shown)}"')
         if quiz.mistakes:
-            pairs = [[wrong, message] for message, wrong in quiz.mistakes.items()]
+            pairs = [[wrong, message] for wrong, message in quiz.mistakes]
             attributes += f' data-mistakes="{html.escape(json.dumps(pairs, ensure_ascii=False))}"'
         # a text keyboard: iOS's decimal keypad has no minus, and an answer may be negative
         body = (f'<label class="bv-quiz__label" for="{name}">Your answer</label> '

@@ -60,10 +60,12 @@ def test_a_quiz_names_its_classic_mistakes_each_computed_by_running_it(tmp_path)
     path.write_text(
         "```python\nfrom micrograd import Value\na = Value(2.0)\nb = a + 1\nc = 3 * a\nd = b * c\n"
         "x = Value(3.0)\n```\n\n"
-        '<!-- quiz: number(15, answer=15, mistakes={"lost path": grad_after(d, a, order=[b, d, c])}) -->\n\n'
+        '<!-- quiz: number(15, answer=15, mistakes={"lost path": [grad_after(d, a, order=[b, d, c])]}) -->\n\n'
+        '<!-- quiz: number(15, answer=15, mistakes={LOST_PATH: grad_after(d, a, order=[c, d, b])}) -->\n\n'
         '<!-- quiz: number(27, answer=27, mistakes={"= for +=": grad_with_assign(x * x * x, x)}) -->\n')
-    lost, assign = run(path).outputs
+    lost, named, assign = run(path).outputs
     assert 'data-mistakes="[[9.0, &quot;lost path&quot;]]"' in lost.markdown
+    assert 'data-mistakes="[[6.0, &quot;a lost path: a node passed' in named.markdown
     assert 'data-mistakes="[[9.0, &quot;= for +=&quot;]]"' in assign.markdown
 
 
@@ -80,7 +82,7 @@ def test_running_a_mistake_leaves_every_grad_as_it_was():
 @pytest.mark.parametrize("mistakes, message", [
     ('{"the key itself": y}', "mistake 'the key itself' gives 10.0"),
     ('{"one": 9, "two": 9.0}', "mistake 'two' gives 9.0"),
-    ('{"typed": "9"}', "mistakes= a dict {message: the wrong number it explains}"),
+    ('{"typed": "9"}', "mistakes= a dict {message: the wrong number it explains"),
 ])
 def test_a_mistake_a_reader_could_never_be_told_fails_the_page(tmp_path, mistakes, message):
     path = page(tmp_path, f"Some text.\n\n<!-- quiz: number(y, answer=10, mistakes={mistakes}) -->\n")
