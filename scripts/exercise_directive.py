@@ -10,6 +10,7 @@ by the build, at its place in the page. An unknown exercise, or one whose file
 breaks the format, fails with page and line.
 """
 
+import hashlib
 import re
 
 from scripts import exercise_format
@@ -58,7 +59,8 @@ def exercise_markdown(exercise, number, level):
     """
     hints = "\n".join(f"    - {hint}" for hint in exercise.hints)
     parts = [
-        f'<div class="exercise" data-exercise="{exercise.name}" markdown>',
+        (f'<div class="exercise" data-exercise="{exercise.name}" '
+         f'data-starter-hash="{starter_hash(exercise)}" markdown>'),
         "",
         f"{'#' * level} Exercise {number}: {exercise.title} {{ #exercise-{exercise.name.replace('_', '-')} }}",
         "",
@@ -75,6 +77,12 @@ def exercise_markdown(exercise, number, level):
         parts += ['??? tip "Hints"', "", hints, ""]
     parts += ['??? success "Solution"', "", _fence(exercise.solution, indent="    "), "", "</div>", ""]
     return "\n".join(parts)
+
+
+def starter_hash(exercise):
+    """A short hash of the exercise's starter code: the browser keeps the reader's code under it
+    (exercise.js), so an exercise whose starter changed never shows code kept for the old one."""
+    return hashlib.sha256(exercise.starter.encode()).hexdigest()[:16]
 
 
 def _fence(code, indent=""):

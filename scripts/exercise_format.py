@@ -27,6 +27,9 @@ from pathlib import Path
 
 EXERCISES_DIR = Path(__file__).resolve().parent.parent / "docs" / "exercises"
 
+# `# --8<-- [start:engine]` ... `# --8<-- [end:engine]`: a part a page includes with
+# pymdownx.snippets (chapter 4 shows the whole_engine solution so); not part of the code.
+_SNIPPET_MARK = re.compile(r"^\s*# --8<-- \[(start|end):[\w-]+\]\s*$")
 _MARKER = re.compile(r"^# ---- (starter|solution|tests|hints|mistake)(?:: (.+?))? ----\s*$")
 _KEY = re.compile(r"^(message|replace|with):(?: (.*))?$")
 
@@ -132,6 +135,8 @@ def parse(text, name, path="<exercise>"):
             hints = _parse_hints(body, where)
             sections[kind] = ""
             continue
+        if kind != "tests":  # a page may include the solution by pymdownx.snippets' section markers
+            body = [line for line in body if not _SNIPPET_MARK.match(line)]
         sections[kind] = "\n".join(_trim_blank(body)) + "\n"
         if kind == "tests":
             tests_line = start + 2 + next((i for i, line in enumerate(body) if line.strip()), 0)

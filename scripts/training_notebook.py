@@ -5,7 +5,7 @@ executed(path): the notebook run cell by cell in a Jupyter kernel, cached in
 .cache/notebooks/ on the notebook, micrograd/ and the code that builds and
 prepares it (cache_key), so a build re-executes it only when one of them
 changed. site_notebook(path): that run prepared for the site (math rendered
-by KaTeX, plots with alt text, quizzes, answers folded), the .ipynb that
+by KaTeX, plots with alt text, quizzes, answers folded, cells numbered as shown), the .ipynb that
 mkdocs-jupyter turns into the page. Plain functions: the notebook hook calls
 them; `python -m scripts.training_notebook docs/06-training.py` fills the cache.
 """
@@ -120,6 +120,7 @@ def site_notebook(path):
         if not prepared.exists():
             notebook = copy.deepcopy(executed(path))
             notebook.cells = _fold_answers(_place_quizzes(notebook.cells, path), path)
+            _number_executions(notebook.cells)
             for number, cell in enumerate(notebook.cells, start=1):
                 if cell.cell_type == "markdown":
                     cell.source = render_markdown_math(cell.source)
@@ -191,6 +192,18 @@ def _fold_answers(cells, path):
     return folded
 
 
+def _number_executions(cells):
+    """In [1], In [2], ... over the code cells the page shows, in place: the kernel counted the
+    quiz cells and the answers' code cells too, which the page does not show as cells (the
+    reader saw In [8] followed by In [11])."""
+    shown = (cell for cell in cells if cell.cell_type == "code" and cell.get("execution_count") is not None)
+    for number, cell in enumerate(shown, start=1):
+        cell.execution_count = number
+        for output in cell.outputs:
+            if "execution_count" in output:
+                output["execution_count"] = number
+
+
 def _answer_markdown(cells, path):
     parts = ['<details class="success">\n<summary>Answer</summary>\n']
     for cell in cells:
@@ -226,6 +239,13 @@ def _plots_with_alt(cell, number, path):
         outputs.append(nbformat.v4.new_output("display_data", data={"text/html": html}))
     return outputs
 
+
+
+def quiz_count(path):
+    """How many quizzes the notebook at `path` has: the quiz directives of its Markdown cells,
+    found by the same lexer that finds them to evaluate them (_with_quiz_cells)."""
+    notebook = jupytext.read(path)
+    return sum(len(quiz_regions(cell.source, path)) for cell in notebook.cells if cell.cell_type == "markdown")
 
 
 if __name__ == "__main__":

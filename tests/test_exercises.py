@@ -13,7 +13,14 @@ import markdown
 import pytest
 from mkdocs.utils.yaml import yaml_load
 
-from scripts import ROOT, exercise_checks, exercise_format, exercise_runner, site_python
+from scripts import (
+    ROOT,
+    exercise_checks,
+    exercise_directive,
+    exercise_format,
+    exercise_runner,
+    site_python,
+)
 from scripts.editor_bundle import editor_bundle
 
 NAMES = exercise_format.names()
@@ -271,7 +278,8 @@ def test_the_exercise_becomes_a_heading_instructions_starter_and_folds(tmp_path)
     configs = {k: v or {} for e in listed if isinstance(e, dict) for k, v in e.items()}
     html = markdown.markdown(out, extensions=extensions, extension_configs=configs)
     chain = exercise_format.load("chain_rule")
-    assert '<div class="exercise" data-exercise="chain_rule">' in html  # the runtime is the page's
+    hashed = f'data-starter-hash="{exercise_directive.starter_hash(exercise_format.load("chain_rule"))}"'
+    assert f'<div class="exercise" data-exercise="chain_rule" {hashed}>' in html  # the runtime is the page's
     assert re.search(r'<h3 id="exercise-chain-rule">Exercise 1: One chain-rule step: '
                      r'<code>\+=</code>, not <code>=</code>', html)
     assert re.search(r'<h3 id="exercise-backward">Exercise 2: <code>backward\(\)</code>', html)
@@ -332,3 +340,12 @@ def test_front_end_packages_are_pinned_exactly():
     assert installed["version"] == package["codemirror"] and installed["version"].startswith("6.")
     pyodide = json.loads((ROOT / "node_modules" / "pyodide" / "package.json").read_text())
     assert pyodide["version"] == package["pyodide"]
+
+
+def test_a_snippet_section_marker_is_not_part_of_the_code():
+    """Chapter 4 includes the whole_engine solution with pymdownx.snippets' section markers
+    (`# --8<-- [start:engine]`); the reader's fold and the tests get the code without them."""
+    raw = (ROOT / "docs" / "exercises" / "whole_engine.py").read_text(encoding="utf-8")
+    assert "# --8<-- [start:engine]" in raw and "# --8<-- [end:engine]" in raw
+    solution = exercise_format.load("whole_engine").solution
+    assert "--8<--" not in solution and solution.startswith("import math\n")

@@ -1,10 +1,9 @@
 """The whole engine, from blanks
 
-Now write the engine yourself, in one piece and from blanks, without
-looking at the listing above: the constructor, the six operations with
-their local derivatives, the topological sort and `backward()`. The
-derived operations (`-`, `/`, and a number on the left, as in `2 * a`) are
-given: they are built from the others. When every test passes, your `Value` computes the same gradients as
+Now write the engine yourself, in one piece and from blanks: the
+constructor, the six operations with their local derivatives, the
+topological sort and `backward()`. The derived operations (`-`, `/`, and a
+number on the left, as in `2 * a`) are given: they are built from the others. When every test passes, your `Value` computes the same gradients as
 `micrograd/engine.py`, on every graph the tests build, including a chain of
 5,000 operations.
 """
@@ -63,6 +62,7 @@ def topological_order(root):
     ...
 
 # ---- solution ----
+# --8<-- [start:engine]
 import math
 
 
@@ -136,6 +136,7 @@ def topological_order(root):
             stack.append(None)
             stack.extend(node._prev)
     return order
+# --8<-- [end:engine]
 
 # ---- tests ----
 from micrograd.engine import Value as Ref

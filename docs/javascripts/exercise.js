@@ -11,13 +11,25 @@
 //   the first Run   python.js, its worker and Pyodide with the site's Python zip
 // so nothing heavy loads for a reader who only reads.
 //
-// A Run is stopped after 10 s, or after the exercise's data-timeout-ms.
+// A Run is stopped after 10 s, or after the exercise's data-timeout-ms, or by its Stop
+// button (python.js terminates the worker; the next Run starts a fresh one).
+//
+// Kept work: the reader's code is saved in this browser (localStorage) under the
+// exercise's name and a hash of its starter code (data-starter-hash, made by the build),
+// so a changed exercise starts afresh instead of showing code written for the old one.
+// Reset puts the starter back and offers Undo.
+//
+// Progress (progress.js): a Run whose every test passed dispatches a "bv-check" event.
+// The reader's code runs in the same Python as the tests, so a pass is the reader's own
+// claim (their code could make the tests pass without solving the exercise); that is
+// fine for a progress display in their own browser, and it is all it is used for.
 
 import { element, loadStylesheet } from "./dom.js";
 import { MOD, loadEditor as editorLoader } from "./editor-loader.js";
 
 const here = import.meta.url;
 const DEFAULT_TIMEOUT_MS = 10000;
+const KEEP = "bv-exercise"; // localStorage: `${KEEP}:${name}:${starter hash}` -> the reader's code
 
 loadStylesheet(new URL("../stylesheets/exercise.css", here).href);
 const blocks = [...document.querySelectorAll(".exercise[data-exercise]")];
@@ -39,18 +51,25 @@ function setUp(block) {
 
   const run = element("button", { type: "button", class: "md-button md-button--primary exercise-run",
     "aria-describedby": keysId, text: "Run" });
+  const stop = element("button", { type: "button", class: "md-button exercise-stop", text: "Stop", hidden: "" });
   const reset = element("button", { type: "button", class: "md-button exercise-reset", text: "Reset" });
+  const undo = element("button", { type: "button", class: "md-button exercise-undo", text: "Undo reset",
+    hidden: "" });
   const keys = element("span", { class: "exercise-keys", id: keysId,
     text: `${MOD}+Enter runs. In the editor, Tab indents; Esc then Tab moves on.` });
   const status = element("p", { class: "exercise-status", role: "status" });
   const report = element("div", { class: "exercise-report", "aria-live": "polite" });
   const host = element("div", { class: "exercise-editor" });
-  starterBox.after(host, element("div", { class: "exercise-controls" }, run, reset, keys), status, report);
+  starterBox.after(host, element("div", { class: "exercise-controls" }, run, stop, reset, undo, keys), status, report);
 
-  const state = { block, name, title, starter, starterBox, host, run, status, report, editor: null, loading: null, running: false };
+  const key = `${KEEP}:${name}:${block.dataset.starterHash ?? ""}`;
+  const state = { block, name, title, starter, starterBox, host, run, stop, reset, undo, status, report, key,
+    editor: null, loading: null, running: false, controller: null, beforeReset: null };
   block.exerciseState = state; // the editor and the run state, for the browser tests
   run.addEventListener("click", () => runTests(state));
+  stop.addEventListener("click", () => state.controller?.abort());
   reset.addEventListener("click", () => resetCode(state));
+  undo.addEventListener("click", () => undoReset(state));
   block.addEventListener("focusin", () => loadEditor(state), { once: true });
   if (observer) observer.observe(block);
   else loadEditor(state);
@@ -69,10 +88,13 @@ function loadEditor(state) {
   state.loading ??= (async () => {
     try {
       const createEditor = await editorLoader();
-      state.editor = createEditor(state.host, state.starter, {
+      const kept = storage("getItem", state.key);
+      state.editor = createEditor(state.host, kept ?? state.starter, {
         label: `Code for ${state.title}`,
         onRun: () => runTests(state),
+        onChange: (code) => keep(state, code),
       });
+      if (kept !== null) state.status.textContent = "Your code from your last visit is back. Reset brings back the starter.";
       state.starterBox.hidden = true;
       state.block.classList.add("has-editor");
     } catch (error) {
@@ -83,10 +105,41 @@ function loadEditor(state) {
   return state.loading;
 }
 
+/** localStorage[method](...args), or null where storage is off, full or not ours to use. */
+function storage(method, ...args) {
+  try {
+    return localStorage[method](...args);
+  } catch {
+    return null; // the code then lives as long as the page
+  }
+}
+
+/** Save the reader's code for this exercise (and this starter); the starter itself is not kept. */
+function keep(state, code) {
+  if (code === state.starter || code === state.starter.replace(/\n$/, "")) storage("removeItem", state.key);
+  else storage("setItem", state.key, code);
+}
+
 function resetCode(state) {
   if (!state.editor) return;
+  const code = state.editor.getCode();
+  if (code === state.starter) {
+    state.status.textContent = "This is already the starter code.";
+    return;
+  }
+  state.beforeReset = code;
   state.editor.setCode(state.starter);
-  state.status.textContent = `The starter code is back. (${MOD}+Z in the editor brings your code back.)`;
+  state.undo.hidden = false;
+  state.status.textContent = "The starter code is back. Undo reset brings your code back.";
+}
+
+function undoReset(state) {
+  if (state.beforeReset === null) return;
+  state.editor.setCode(state.beforeReset);
+  state.beforeReset = null;
+  state.undo.hidden = true;
+  state.reset.focus(); // Undo reset has gone: the focus stays next to where it was
+  state.status.textContent = "Your code is back.";
 }
 
 async function runTests(state) {
@@ -94,6 +147,10 @@ async function runTests(state) {
   state.running = true;
   state.run.setAttribute("aria-disabled", "true");
   state.block.classList.add("is-running");
+  state.controller = new AbortController();
+  state.stop.hidden = false;
+  state.undo.hidden = true;
+  state.beforeReset = null;
   state.status.textContent = "Starting…";
   try {
     const editor = await loadEditor(state);
@@ -104,6 +161,7 @@ async function runTests(state) {
       code,
       timeoutMs: Number(state.block.dataset.timeoutMs) || DEFAULT_TIMEOUT_MS,
       onProgress: (text) => { state.status.textContent = text; },
+      signal: state.controller.signal,
     });
     show(state, result);
   } catch (error) {
@@ -112,13 +170,17 @@ async function runTests(state) {
     state.running = false;
     state.run.removeAttribute("aria-disabled");
     state.block.classList.remove("is-running");
+    const focused = document.activeElement === state.stop;
+    state.stop.hidden = true;
+    state.controller = null;
+    if (focused) state.run.focus(); // Stop has gone: the focus goes back to Run, not to <body>
   }
 }
 
 function show(state, result) {
   const { report, status } = state;
   report.replaceChildren();
-  if (result.kind === "timeout") {
+  if (result.kind === "timeout" || result.kind === "stopped") {
     status.textContent = "";
     report.append(element("p", { class: "exercise-summary exercise-fail", text: result.message }));
     return;
@@ -135,6 +197,10 @@ function show(state, result) {
     ? `Python started in ${seconds(result.startMs)}; the tests ran in ${seconds(result.runMs)}.`
     : `The tests ran in ${seconds(result.runMs)}.`;
   const all = passed === results.length;
+  if (all && results.length) {
+    document.dispatchEvent(new CustomEvent("bv-check",
+      { detail: { kind: "exercise", id: state.name, passed: true } })); // the reader's claim: see the top
+  }
   report.append(element("p", { class: `exercise-summary ${all ? "exercise-pass" : "exercise-fail"}`,
     text: all ? `All ${results.length} tests passed.` : `${passed} of ${results.length} tests passed.` }));
   if (note) report.append(element("p", { class: "exercise-note", text: note }));

@@ -2,8 +2,9 @@
 // an exercise's tests (exercise.js) or a chapter's blocks (run-blocks.js).
 //
 // The worker, and with it Pyodide, starts on the first Run, never before; both
-// kinds of Run share it. Code that runs longer than the time limit is stopped
-// the only way a static site can stop it: worker.terminate() (Pyodide's
+// kinds of Run share it. Code that runs longer than the time limit, or that the
+// reader stops (options.signal, an AbortSignal: the exercises' Stop button), is
+// stopped the only way a static site can stop it: worker.terminate() (Pyodide's
 // interrupt buffer needs cross-origin isolation headers a static host may not
 // send). The next Run starts a fresh worker.
 //
@@ -27,6 +28,8 @@ let waiting = 0; // Runs queued or running
  * Resolves (never rejects) to one of
  *   { kind: "result", report: {results, output, note}, startMs, runMs, coldStart }
  *   { kind: "timeout", seconds, message }   the worker was terminated; message says so
+ *   { kind: "stopped", message }   options.signal was aborted: the worker was terminated (or,
+ *                                  still queued, the Run never started)
  *   { kind: "error", message }     Python could not start or stopped; the worker was terminated
  */
 export function runExercise({ exercise, code, ...options }) {
@@ -65,7 +68,13 @@ function enqueue(request, options) {
   waiting += 1;
   const run = queue.then(() => runOnce(request, options)).finally(() => { waiting -= 1; });
   queue = run;
-  return run;
+  const { signal } = options;
+  if (!signal) return run;
+  // Stopped while it waits behind another Run: it answers at once (and never starts).
+  const stoppedEarly = new Promise((resolve) => {
+    signal.addEventListener("abort", () => resolve(STOPPED_BY_READER), { once: true });
+  });
+  return Promise.race([run, stoppedEarly]);
 }
 
 /** A Run stopped at its time limit: it ran too long, whether it loops or sleeps. */
@@ -81,8 +90,16 @@ function spawn() {
   return { worker, port: port1 };
 }
 
-function runOnce(request, { runtimeURL, pythonURL, runtimeBytes, timeoutMs, onProgress, runningText }) {
+/** A Run the reader stopped (its signal aborted). */
+const STOPPED_BY_READER = { kind: "stopped",
+  message: "Stopped. Python was shut down; the next Run starts it again." };
+
+function runOnce(request, { runtimeURL, pythonURL, runtimeBytes, timeoutMs, onProgress, runningText, signal }) {
   return new Promise((resolve) => {
+    if (signal?.aborted) {
+      resolve({ ...STOPPED_BY_READER, message: "Stopped before it started." });
+      return;
+    }
     const coldStart = python === null;
     python ??= spawn();
     const current = python;
@@ -96,6 +113,7 @@ function runOnce(request, { runtimeURL, pythonURL, runtimeBytes, timeoutMs, onPr
       clearTimeout(timer);
       port.onmessage = null;
       worker.removeEventListener("error", onError);
+      signal?.removeEventListener("abort", onAbort);
       resolve(result);
     };
     const end = (result) => {
@@ -129,6 +147,8 @@ function runOnce(request, { runtimeURL, pythonURL, runtimeBytes, timeoutMs, onPr
         : `Python could not start: ${message}` });
     };
     worker.addEventListener("error", onError);
+    const onAbort = () => end(STOPPED_BY_READER);
+    signal?.addEventListener("abort", onAbort, { once: true });
     port.postMessage({ ...request, id, runtimeURL, pythonURL, runtimeBytes });
   });
 }

@@ -7,6 +7,7 @@
 // blocks of the page are those visible blocks, in the same order: each gets Run and
 // Edit. If the counts differ, nothing is bound and the console says why.
 //
+// Each Run bar shows its block's number ("Block 7"), as the messages name blocks.
 // Run on block 7 runs blocks 1 to 7 (and the hidden ones between) in one fresh
 // namespace, as pytest runs them (scripts/run_blocks.py), with the reader's edited
 // text in place of the page's for every block they edited; the block's output (what
@@ -20,7 +21,8 @@
 //   page load        this file and run-blocks.css (a few KB)
 //   first Edit/Run   blocks.json and editor.js (CodeMirror 6, bundled at build time;
 //                    editor-loader.js); at load when the session holds an edit of this page
-//   first Run        python.js, its worker and Pyodide with the site's Python zip
+//   first Run        python.js, its worker and Pyodide with the site's Python zip;
+//                    run-output.js (what a Run shows) with the first result
 // Runs share the exercises' worker (python.js): one Python, one Run at a time,
 // stopped after 20 s (or the element's data-timeout-ms), restarted on the next Run.
 
@@ -89,7 +91,9 @@ function setUpBlock(page, code, i) {
     text: "Reset", hidden: "" });
   const progress = element("p", { class: "bv-run-progress", role: "status" });
   const output = element("div", { class: "bv-run-output", "aria-live": "polite" });
-  const bar = element("div", { class: "bv-run-bar" }, run, edit, reset);
+  // The block's number, as the messages name it ("Block 3"); its buttons' names say it too.
+  const number = element("span", { class: "bv-run-number", text: `Block ${n}` });
+  const bar = element("div", { class: "bv-run-bar", id: `bv-block-${n}` }, number, run, edit, reset);
   const host = element("div", { class: "bv-run-editor" });
   code.after(host, bar, progress, output);
 
@@ -210,127 +214,14 @@ async function runBlock(state) {
     result = { kind: "error", message: String(error.message ?? error) };
   } finally {
     state.result = result; // the whole report, for the browser tests
-    show(state, result);
+    try {
+      (await import("./run-output.js")).show(state, result);
+    } catch (error) {
+      state.progress.textContent = `The result could not be shown (${error.message}).`;
+    }
     state.running = false;
     state.run.removeAttribute("aria-disabled");
     state.bar.classList.remove("is-running");
   }
 }
 
-const seconds = (ms) => `${(ms / 1000).toFixed(ms < 1000 ? 2 : 1)} s`;
-const lastLine = (text) => text.trim().split("\n").pop();
-
-function show(state, result) {
-  const { output, progress } = state;
-  output.replaceChildren();
-  if (result.kind === "timeout") {
-    progress.textContent = "";
-    output.append(paragraph("bv-run-fail", result.message));
-    return;
-  }
-  if (result.kind === "error") {
-    progress.textContent = "";
-    const running = state.page.blocks.find((b) => b.index === result.block);
-    const where = result.block == null ? ""
-      : result.block === state.index ? "While this block ran: "
-        : `While ${running ? `block ${running.n}` : "a hidden setup block"} (before this one) ran: `;
-    output.append(paragraph("bv-run-fail", where + result.message));
-    return;
-  }
-  const { results } = result.report;
-  const mine = results[results.length - 1];
-  progress.textContent = (result.coldStart ? `Python started in ${seconds(result.startMs)}. ` : "") +
-    `${state.n === 1 ? "This block" : `Blocks 1 to ${state.n}`} ran in ${seconds(result.runMs)}.`;
-
-  const edited = results.some((r) => r.edited); // then a difference is the reader's, not the version's
-  const versionNote = edited ? "" : versions(state.page, result.report);
-  const earlier = results.slice(0, -1).filter((r) => r.status === "error" || r.status === "differs");
-  if (earlier.length) {
-    output.append(paragraph("bv-run-note", "Before this block (the blocks after a failing one still " +
-      "ran, as under pytest):"), element("ul", { class: "bv-run-earlier" }, ...earlier.map((r) =>
-      element("li", { text: `${r.name}${r.edited ? " (edited)" : ""}: ${problem(r)}` }))));
-    if (versionNote && earlier.some((r) => r.status === "differs")) {
-      output.append(paragraph("bv-run-note", versionNote.trim()));
-    }
-  }
-  if (mine.status === "skipped" && !mine.transcript.length) {
-    const reason = mine.skip?.reason ? ` (${mine.skip.reason})` : "";
-    output.append(paragraph("bv-run-note", `Not run: the page skips this block${reason}.`));
-    return;
-  }
-  if (mine.status === "unavailable") {
-    output.append(paragraph("bv-run-note", `Not run in your browser (${mine.error}): Python here has ` +
-      "the standard library and micrograd only. The figure below was drawn when the site was built: " +
-      "it shows the unedited code."));
-    return;
-  }
-  if (mine.kind === "doctest") output.append(...transcript(mine, versionNote));
-  else {
-    if (mine.output) output.append(pre("bv-run-out", mine.output.replace(/\n$/, "")));
-    if (mine.error) output.append(pre("bv-run-out bv-run-error", mine.error));
-    if (!mine.output && !mine.error) output.append(paragraph("bv-run-note", "It ran and printed nothing."));
-  }
-  if (mine.figure) {
-    output.append(paragraph("bv-run-note", mine.edited
-      ? "The figure below shows the unedited code: Python in your browser has no Graphviz to draw your version."
-      : "The figure below shows the unedited code, drawn when the site was built " +
-        "(Python in your browser has no Graphviz to draw it again)."));
-  }
-}
-
-/** What went wrong in an earlier block, in one line. */
-function problem(r) {
-  if (r.error) return lastLine(r.error);
-  const wrong = r.transcript.find((s) => s.output && !s.same);
-  return wrong?.exception ? lastLine(wrong.text) : "its output differs from the page's";
-}
-
-/** "" if the page ran in the same Python version as the reader's, else a sentence that says so. */
-function versions(page, report) {
-  return page.python && report.python && page.python !== report.python
-    ? ` The page ran in Python ${page.python}; your browser runs Python ${report.python}, and some ` +
-      "messages read differently."
-    : "";
-}
-
-/** A doctest block's text with the actual outputs in it: a summary, then the transcript. */
-function transcript(r, versionNote) {
-  const pieces = [];
-  let differs = 0;
-  let results = 0;
-  for (const segment of r.transcript) {
-    if (!segment.output) {
-      pieces.push(segment.text);
-    } else if (segment.skipped) {
-      results += 1;
-      pieces.push(element("span", { class: "bv-run-skipped", text: segment.text }));
-    } else {
-      results += 1;
-      if (segment.same) {
-        pieces.push(segment.text);
-        continue;
-      }
-      differs += 1;
-      const got = segment.text.endsWith("\n") ? segment.text : `${segment.text}\n`;
-      pieces.push(element("mark", { class: "bv-run-differs", text: got }),
-        element("span", { class: "bv-run-page", text: `page: ${segment.page.trimEnd().replace(/\n/g, "\n      ")}\n` }));
-    }
-  }
-  const last = pieces.length - 1;
-  if (typeof pieces[last] === "string") pieces[last] = pieces[last].replace(/\n$/, "");
-  else if (pieces[last]) pieces[last].textContent = pieces[last].textContent.replace(/\n$/, "");
-  const summary = differs
-    ? paragraph("bv-run-fail", `${differs} of ${results} results differ from the page's: marked, with the ` +
-      `page's after \u201cpage:\u201d.${versionNote}`)
-    : paragraph("bv-run-pass", r.edited ? "Your edited block ran: every result is the one the page shows."
-      : "Same results as the page.");
-  return [summary, element("pre", { class: "bv-run-out" }, element("code", {}, ...pieces))];
-}
-
-function paragraph(className, text) {
-  return element("p", { class: className, text });
-}
-
-function pre(className, text) {
-  return element("pre", { class: className }, element("code", { text }));
-}

@@ -11,6 +11,8 @@
   the page's blocks.json, exported when the page ran, and the page lines of its
   visible blocks (run-blocks.js binds one Run button to each rendered Python
   block, in order, and checks the count), and brings run-blocks.js.
+- The chapters' checks (quizzes, exercises) as progress.json (scripts/progress.py), for
+  the reader's progress (progress.js); made once every page's run is known.
 """
 
 import sys
@@ -22,7 +24,7 @@ sys.dont_write_bytecode = True  # a __pycache__ under a watched folder would mak
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-from scripts import blocks
+from scripts import blocks, progress
 from scripts.editor_bundle import EDITOR_SOURCE, BundleError, editor_bundle
 from scripts.site_python import PYTHON_ZIP, python_zip, runtime_attributes
 
@@ -53,3 +55,8 @@ def on_page_markdown(markdown, page, config, files):
     except LookupError as error:
         raise PluginError(str(error)) from None
     return markdown.rstrip("\n") + "\n\n" + runtime + run
+
+
+def on_env(env, config, files):
+    files.append(File.generated(config, progress.TOTALS, content=progress.totals(files, config["docs_dir"])))
+    return env

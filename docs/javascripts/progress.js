@@ -1,0 +1,170 @@
+// The reader's progress: per chapter, the checks done (quizzes answered right, exercises
+// passed) out of the chapter's total, on the chapter's page (under its title) and beside
+// each chapter in the navigation; "complete" once every check is done.
+//
+// The totals come from the build (scripts/progress.py: progress.json, from the pages'
+// runs), never from counting here. What the reader has done is kept in this browser only
+// (localStorage, STORE): no account, no server, no request to another host. A check is
+// recorded when a "bv-check" event says it passed:
+//   document.dispatchEvent(new CustomEvent("bv-check", {detail: {kind, id, passed}}))
+// kind "quiz" (quiz.js; id: the quiz's id, unique on its page) or "exercise"
+// (exercise.js; id: the exercise's name). An exercise's pass is the reader's own claim:
+// their code runs in the same Python as its tests (exercise.js says more). Good enough
+// for a display of their own progress, which is all this is.
+//
+// Loaded on every page (mkdocs.yml), as a module: it runs after the page is parsed.
+
+import { element, loadStylesheet } from "./dom.js";
+
+const here = import.meta.url;
+const root = new URL("../", here); // the site's root: this file is javascripts/progress.js
+const STORE = "bv-progress"; // localStorage: {page: {quiz: [ids], exercise: [names]}}
+const page = pageOf(location.href);
+let totals = null; // {page: {quizzes, exercises: [names]}}, from progress.json
+let display = null; // this page's display, if it has checks
+
+document.addEventListener("bv-check", ({ detail }) => {
+  if (!detail?.passed || !["quiz", "exercise"].includes(detail.kind) || !detail.id) return;
+  const all = load();
+  const mine = all[page] ?? { quiz: [], exercise: [] };
+  const ids = (mine[detail.kind] ??= []);
+  if (ids.includes(String(detail.id))) return;
+  ids.push(String(detail.id));
+  all[page] = mine;
+  store(all);
+  render();
+});
+// Another tab of this site recorded or cleared a check.
+window.addEventListener("storage", (event) => { if (event.key === STORE || event.key === null) render(); });
+
+start();
+
+async function start() {
+  try {
+    const response = await fetch(new URL("progress.json", root));
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    totals = (await response.json()).pages;
+  } catch (error) {
+    console.error(`Progress: progress.json could not be read (${error.message}); no progress is shown.`);
+    return;
+  }
+  loadStylesheet(new URL("../stylesheets/progress.css", here).href);
+  if (totals[page]) display = makeDisplay();
+  render();
+}
+
+/** The page a URL is, as progress.json names it: "04-engine/" ("" for the home page). */
+function pageOf(href) {
+  const path = new URL(href, location.href).pathname.replace(/index\.html$/, "");
+  return path.startsWith(root.pathname) ? path.slice(root.pathname.length) : null;
+}
+
+function load() {
+  try {
+    return JSON.parse(localStorage.getItem(STORE)) ?? {};
+  } catch {
+    return {}; // storage off, or not ours to read: nothing is kept
+  }
+}
+
+function store(all) {
+  try {
+    localStorage.setItem(STORE, JSON.stringify(all));
+  } catch {
+    // storage full or off: the progress lasts as long as the page
+  }
+}
+
+/** {done, total, quizzes: [done, total], exercises: [done, total]} of a page. */
+function count(name, all) {
+  const total = totals[name];
+  const kept = all[name] ?? {};
+  const quizzes = Math.min(new Set(kept.quiz ?? []).size, total.quizzes);
+  const exercises = total.exercises.filter((e) => (kept.exercise ?? []).includes(e)).length;
+  return { done: quizzes + exercises, total: total.quizzes + total.exercises.length,
+    quizzes: [quizzes, total.quizzes], exercises: [exercises, total.exercises.length] };
+}
+
+function makeDisplay() {
+  const article = document.querySelector("article.md-content__inner") ?? document.querySelector("article");
+  if (!article) return null;
+  const text = element("p", { class: "bv-progress__text", id: "bv-progress-text" });
+  const bar = element("progress", { class: "bv-progress__bar", "aria-labelledby": "bv-progress-text" });
+  const clear = element("button", { type: "button", class: "md-button bv-progress__clear",
+    text: "Clear this chapter's progress" });
+  const undo = element("button", { type: "button", class: "md-button bv-progress__undo",
+    text: "Undo clear", hidden: "" });
+  const status = element("span", { class: "bv-progress__status", role: "status" });
+  const box = element("section", { class: "bv-progress", "aria-label": "Your progress in this chapter" },
+    text, bar, element("div", { class: "bv-progress__actions" }, clear, undo, status));
+  const heading = article.querySelector("h1");
+  if (heading) heading.after(box);
+  else article.prepend(box);
+  const state = { box, text, bar, clear, undo, status, cleared: null };
+  clear.addEventListener("click", () => {
+    const all = load();
+    state.cleared = all[page] ?? null;
+    delete all[page];
+    store(all);
+    render();
+    undo.hidden = false;
+    undo.focus(); // Clear has gone (nothing left to clear): the focus moves to Undo
+    status.textContent = "This chapter's progress is cleared.";
+  });
+  undo.addEventListener("click", () => {
+    const all = load();
+    if (state.cleared) all[page] = state.cleared;
+    store(all);
+    state.cleared = null;
+    undo.hidden = true;
+    render();
+    clear.focus();
+    status.textContent = "Your progress is back.";
+  });
+  return state;
+}
+
+function render() {
+  if (!totals) return;
+  const all = load();
+  if (display) showOnPage(count(page, all));
+  for (const item of document.querySelectorAll(".md-nav--primary > .md-nav__list > .md-nav__item")) {
+    const link = item.querySelector(":scope > a.md-nav__link[href]");
+    const name = link && pageOf(link.href);
+    if (name === null || !totals[name]) continue;
+    const { done, total } = count(name, all);
+    for (const target of item.querySelectorAll(":scope > .md-nav__link")) badge(target, done, total);
+  }
+}
+
+function showOnPage({ done, total, quizzes, exercises }) {
+  const { box, text, bar, clear, undo } = display;
+  const parts = [];
+  if (quizzes[1]) parts.push(`${quizzes[0]} of ${quizzes[1]} quizzes answered right`);
+  if (exercises[1]) parts.push(`${exercises[0]} of ${exercises[1]} exercises passed`);
+  const complete = done === total;
+  text.textContent = complete
+    ? `Chapter complete: all ${total} checks done (${parts.join(", ")}).`
+    : `Your progress: ${done} of ${total} checks done (${parts.join(", ")}). Kept in this browser only.`;
+  box.classList.toggle("is-complete", complete);
+  bar.max = total;
+  bar.value = done;
+  clear.hidden = done === 0;
+  if (done > 0) undo.hidden = true;
+}
+
+/** The nav link's badge: "3/9", or "✓" once complete; read out as words. */
+function badge(link, done, total) {
+  let span = link.querySelector(".bv-progress-badge");
+  if (!span) {
+    span = element("span", { class: "bv-progress-badge" });
+    link.append(span);
+  }
+  const complete = done === total;
+  span.classList.toggle("is-complete", complete);
+  span.classList.toggle("is-started", done > 0);
+  span.replaceChildren(
+    element("span", { "aria-hidden": "true", text: complete ? `✓ ${total}/${total}` : `${done}/${total}` }),
+    element("span", { class: "bv-visually-hidden",
+      text: complete ? ` (chapter complete: all ${total} checks done)` : ` (${done} of ${total} checks done)` }));
+}

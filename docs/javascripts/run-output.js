@@ -1,0 +1,147 @@
+// What a Run on a chapter block shows under it (run-blocks.js calls show() with the result;
+// loaded with the first result, not with the page). Worded for a learner: a block is named
+// by the number its Run bar shows ("Block 3"), and a block folded away (inside a quiz's
+// answer, say) is named with where it is, as a link that opens its fold.
+
+import { element } from "./dom.js";
+
+const seconds = (ms) => `${(ms / 1000).toFixed(ms < 1000 ? 2 : 1)} s`;
+const lastLine = (text) => text.trim().split("\n").pop();
+
+export function show(state, result) {
+  const { output, progress } = state;
+  output.replaceChildren();
+  if (result.kind === "timeout") {
+    progress.textContent = "";
+    output.append(paragraph("bv-run-fail", result.message));
+    return;
+  }
+  if (result.kind === "error") {
+    progress.textContent = "";
+    const running = state.page.blocks.find((b) => b.index === result.block);
+    const lead = result.block == null ? [] : result.block === state.index ? ["While this block ran: "]
+      : running ? ["While ", ...blockName(running), " (before this one) ran: "]
+        : ["While a hidden setup block (before this one) ran: "];
+    output.append(element("p", { class: "bv-run-fail" }, ...lead, result.message));
+    return;
+  }
+  const { results } = result.report;
+  const mine = results[results.length - 1];
+  progress.textContent = (result.coldStart ? `Python started in ${seconds(result.startMs)}. ` : "") +
+    `${state.n === 1 ? "This block" : `Blocks 1 to ${state.n}`} ran in ${seconds(result.runMs)}.`;
+
+  const edited = results.some((r) => r.edited); // then a difference is the reader's, not the version's
+  const versionNote = edited ? "" : versions(state.page, result.report);
+  const earlier = results.slice(0, -1).filter((r) => r.status === "error" || r.status === "differs");
+  if (earlier.length) {
+    output.append(paragraph("bv-run-note", "Some blocks before this one did not go as on the page. " +
+      "A Run carries on after a problem, so this block still ran:"),
+    element("ul", { class: "bv-run-earlier" }, ...earlier.map((r) => {
+      const other = state.page.blocks.find((b) => b.index === r.index);
+      const name = other ? blockName(other) : [r.name.replace(/^hidden block/, "A hidden setup block")];
+      return element("li", {}, ...name, `${r.edited ? " (your edit)" : ""}: ${problem(r)}`);
+    })));
+    if (versionNote && earlier.some((r) => r.status === "differs")) {
+      output.append(paragraph("bv-run-note", versionNote.trim()));
+    }
+  }
+  if (mine.status === "skipped" && !mine.transcript.length) {
+    const reason = mine.skip?.reason ? ` (${mine.skip.reason})` : "";
+    output.append(paragraph("bv-run-note", `Not run: the page skips this block${reason}.`));
+    return;
+  }
+  if (mine.status === "unavailable") { // a package the browser lacks: why, in one line (run_blocks.py)
+    output.append(paragraph("bv-run-note", `Not run in your browser: ${mine.why}` + (mine.figure
+      ? " The figure below was drawn when the site was built, from the page's code." : "")));
+    return;
+  }
+  if (mine.kind === "doctest") output.append(...transcript(mine, versionNote));
+  else {
+    if (mine.output) output.append(pre("bv-run-out", mine.output.replace(/\n$/, "")));
+    if (mine.error) output.append(pre("bv-run-out bv-run-error", mine.error));
+    if (!mine.output && !mine.error) output.append(paragraph("bv-run-note", "It ran and printed nothing."));
+  }
+  if (mine.dot && (edited || !mine.figure)) { // draw_dot's graph, drawn in the page (live-figure.js)
+    import("./live-figure.js").then((m) => m.showFigure(state, mine));
+  } else if (mine.figure) {
+    output.append(paragraph("bv-run-note", mine.status === "error" ? "The figure below shows the page's code."
+      : edited ? "Your edit no longer ends in draw_dot(...): the figure below shows the page's code."
+        : "The figure below shows the unedited code, drawn when the site was built."));
+  }
+}
+
+/** What went wrong in an earlier block, in one line. */
+function problem(r) {
+  if (r.error) return lastLine(r.error);
+  const wrong = r.transcript.find((s) => s.output && !s.same);
+  return wrong?.exception ? lastLine(wrong.text) : "it printed something other than the page shows";
+}
+
+/**
+ * "Block 3" as a link to it; for a block in a closed fold, with where it is, and the link
+ * opens the fold (and every fold around it) and puts the focus on the block's Run button.
+ */
+function blockName(block) {
+  const link = element("a", { href: `#${block.bar.id}`, class: "bv-run-link", text: `Block ${block.n}` });
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    for (let fold = block.code.closest("details"); fold; fold = fold.parentElement.closest("details")) {
+      fold.open = true;
+    }
+    block.bar.scrollIntoView({ block: "center" });
+    block.run.focus({ preventScroll: true });
+  });
+  const fold = block.code.closest("details:not([open])");
+  const title = fold?.querySelector(":scope > summary")?.textContent.trim();
+  return fold ? [link, ` (folded away in \u201c${title || "a fold"}\u201d: the link opens it)`] : [link];
+}
+
+/** "" if the page ran in the same Python version as the reader's, else a sentence that says so. */
+function versions(page, report) {
+  return page.python && report.python && page.python !== report.python
+    ? ` The page ran in Python ${page.python}; your browser runs Python ${report.python}, and some ` +
+      "messages read differently."
+    : "";
+}
+
+/** A doctest block's text with the actual outputs in it: a summary, then the transcript. */
+function transcript(r, versionNote) {
+  const pieces = [];
+  let differs = 0;
+  let results = 0;
+  for (const segment of r.transcript) {
+    if (!segment.output) {
+      pieces.push(segment.text);
+    } else if (segment.skipped) {
+      results += 1;
+      pieces.push(element("span", { class: "bv-run-skipped", text: segment.text }));
+    } else {
+      results += 1;
+      if (segment.same) {
+        pieces.push(segment.text);
+        continue;
+      }
+      differs += 1;
+      const got = segment.text.endsWith("\n") ? segment.text : `${segment.text}\n`;
+      pieces.push(element("mark", { class: "bv-run-differs", text: got }),
+        element("span", { class: "bv-run-page", text: `page: ${segment.page.trimEnd().replace(/\n/g, "\n      ")}\n` }));
+    }
+  }
+  const last = pieces.length - 1;
+  if (typeof pieces[last] === "string") pieces[last] = pieces[last].replace(/\n$/, "");
+  else if (pieces[last]) pieces[last].textContent = pieces[last].textContent.replace(/\n$/, "");
+  const summary = differs
+    ? paragraph("bv-run-fail", `${differs} of ${results} results differ from the page's: marked, with the ` +
+      `page's after \u201cpage:\u201d.${versionNote}`)
+    : paragraph("bv-run-pass", r.edited ? "Your edited block ran: every result is the one the page shows."
+      : "Same results as the page.");
+  return [summary, element("pre", { class: "bv-run-out" }, element("code", {}, ...pieces))];
+}
+
+function paragraph(className, text) {
+  return element("p", { class: className, text });
+}
+
+function pre(className, text) {
+  return element("pre", { class: className }, element("code", { text }));
+}

@@ -1,0 +1,176 @@
+"""The reader's progress (docs/javascripts/progress.js, scripts/progress.py), in Debian's
+Chromium on the built site: each chapter's checks done out of its total, on the page and in
+the navigation, kept in the browser, complete, cleared and undone. Issue 16: "nothing says
+how far a reader has got".
+
+Checks are recorded from "bv-check" events (quiz.js and exercise.js dispatch them); these
+tests dispatch them as quiz.js does. tests/test_browser_python.py checks that a passed
+exercise counts.
+"""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from scripts import ROOT, progress
+
+SHOTS = Path("/tmp/shots-b")
+CHECK = """([kind, id]) => document.dispatchEvent(new CustomEvent("bv-check",
+    { detail: { kind, id, passed: true } }))"""
+
+
+@pytest.fixture(scope="module")
+def totals(site):
+    return json.loads((site / progress.TOTALS).read_text(encoding="utf-8"))["pages"]
+
+
+def test_the_totals_are_the_quizzes_and_exercises_each_chapter_shows(site, totals):
+    """Every chapter with a quiz or an exercise is listed, with the number the built page shows."""
+    chapters = sorted(p.parent.name + "/" for p in site.glob("[0-9][0-9]-*/index.html"))
+    found = {}
+    for name in chapters:
+        html = (site / name / "index.html").read_text(encoding="utf-8")
+        quizzes = len(re.findall(r'<div class="bv-quiz[ "]', html))
+        exercises = re.findall(r'<div class="exercise" data-exercise="([a-z0-9_]+)"', html)
+        if quizzes or exercises:
+            found[name] = {"quizzes": quizzes, "exercises": exercises}
+    assert totals == found
+    assert "06-training/" in totals, "the notebook chapter's quizzes count too"
+    assert totals["04-engine/"]["exercises"][:1] == ["local_add_mul"]
+
+
+def progress_page(browser, origin, path, width=1280, scheme="light"):
+    page = browser.new_page(viewport={"width": width, "height": 900}, color_scheme=scheme)
+    requests = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(f"{origin}/{path}", wait_until="load")
+    page.wait_for_function("() => document.querySelector('.bv-progress-badge')")
+    page.requests = requests
+    return page
+
+
+def on_page(page):
+    return page.evaluate("""() => {
+        const box = document.querySelector('.bv-progress');
+        return box && [box.querySelector('.bv-progress__text').textContent,
+                       box.querySelector('progress').value, box.querySelector('progress').max,
+                       box.classList.contains('is-complete')];
+    }""")
+
+
+def in_nav(page, name):
+    """The nav entry of chapter `name` ("02-chain-rule/"): its badge's shown and spoken text."""
+    return page.evaluate("""name => {
+        const link = [...document.querySelectorAll('.md-nav--primary > .md-nav__list > .md-nav__item > a')]
+            .find(a => a.getAttribute('href').replace(/^\\.\\.\\//, '').replace(/^\\.\\//, '') === name
+                       || new URL(a.href).pathname.endsWith('/' + name));
+        const badge = link?.querySelector('.bv-progress-badge');
+        return badge && [badge.querySelector('[aria-hidden]').textContent,
+                         link.textContent.replace(/\\s+/g, ' ').trim(), badge.classList.contains('is-complete')];
+    }""", name)
+
+
+def test_a_chapters_progress_shows_on_the_page_and_in_the_nav_is_kept_and_completes(browser, origin, totals):
+    page = progress_page(browser, origin, "02-chain-rule/")
+    total = totals["02-chain-rule/"]["quizzes"]
+    assert on_page(page) == [f"Your progress: 0 of {total} checks done (0 of {total} quizzes answered right). "
+                             "Kept in this browser only.", 0, total, False]
+    assert in_nav(page, "02-chain-rule/")[0] == f"0/{total}"
+    page.evaluate(CHECK, ["quiz", "quiz-1"])
+    page.evaluate(CHECK, ["quiz", "quiz-1"])  # the same quiz again counts once
+    assert on_page(page)[:2] == [f"Your progress: 1 of {total} checks done (1 of {total} quizzes answered "
+                                 "right). Kept in this browser only.", 1]
+    assert in_nav(page, "02-chain-rule/")[:2] == [f"1/{total}",
+                                                  f"2. The chain rule 1/{total} (1 of {total} checks done)"]
+    assert page.evaluate("document.querySelector('.bv-progress__text').id") == \
+        page.evaluate("document.querySelector('.bv-progress progress').getAttribute('aria-labelledby')")
+    page.reload(wait_until="load")
+    page.wait_for_function("() => document.querySelector('.bv-progress-badge')")
+    assert on_page(page)[1] == 1, "kept in the browser across a reload"
+    for n in range(2, total + 1):
+        page.evaluate(CHECK, ["quiz", f"quiz-{n}"])
+    assert on_page(page) == [f"Chapter complete: all {total} checks done ({total} of {total} quizzes answered "
+                             "right).", total, total, True]
+    assert in_nav(page, "02-chain-rule/") == [f"✓ {total}/{total}", f"2. The chain rule ✓ {total}/{total} "
+                                              f"(chapter complete: all {total} checks done)", True]
+    page.locator('.md-nav__link[href="../03-backprop-by-hand/"]').first.click()  # another chapter's nav
+    page.wait_for_url("**/03-backprop-by-hand/")
+    page.wait_for_function("() => document.querySelector('.bv-progress-badge')")
+    assert in_nav(page, "02-chain-rule/")[2], "the other pages' navigation shows it complete"
+    assert on_page(page)[1] == 0
+    foreign = [u for u in page.requests if not u.startswith((origin, "data:"))]
+    page.close()
+    assert foreign == []
+
+
+def test_progress_can_be_cleared_and_the_clear_undone_by_keyboard(browser, origin, totals):
+    page = progress_page(browser, origin, "03-backprop-by-hand/")
+    assert page.locator(".bv-progress__clear").is_hidden(), "nothing to clear yet"
+    page.evaluate(CHECK, ["quiz", "quiz-2"])
+    page.locator(".bv-progress__clear").focus()
+    page.keyboard.press("Enter")
+    assert on_page(page)[1] == 0
+    assert page.evaluate("[document.activeElement.textContent, document.querySelector('.bv-progress__status')"
+                         ".textContent]") == ["Undo clear", "This chapter's progress is cleared."]
+    assert in_nav(page, "03-backprop-by-hand/")[0].startswith("0/")
+    page.keyboard.press("Enter")
+    assert on_page(page)[1] == 1
+    assert page.evaluate("document.activeElement.textContent") == "Clear this chapter's progress"
+    page.keyboard.press("Enter")
+    page.reload(wait_until="load")
+    page.wait_for_function("() => document.querySelector('.bv-progress-badge')")
+    assert on_page(page)[1] == 0, "cleared for good"
+    page.close()
+
+
+def test_a_check_that_did_not_pass_or_is_not_the_chapters_does_not_count(browser, origin, totals):
+    page = progress_page(browser, origin, "04-engine/")
+    page.evaluate("""() => document.dispatchEvent(new CustomEvent("bv-check",
+        { detail: { kind: "quiz", id: "quiz-1", passed: false } }))""")
+    page.evaluate(CHECK, ["exercise", "no_such_exercise"])
+    assert on_page(page)[1] == 0
+    page.evaluate(CHECK, ["exercise", "backward"])
+    assert on_page(page)[1] == 1
+    page.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_progress_reads_well_at_each_width_and_scheme(browser, origin, totals, width, scheme):
+    """No sideways scrolling, buttons at least 44 x 44 on a phone, axe's WCAG AA on the display and
+    the nav badges; a screenshot of each (page and navigation) for the report."""
+    SHOTS.mkdir(exist_ok=True)
+    page = progress_page(browser, origin, "04-engine/", width=width, scheme=scheme)
+    page.evaluate(CHECK, ["quiz", "quiz-1"])
+    page.evaluate(CHECK, ["exercise", "local_add_mul"])
+    page.evaluate(CHECK, ["quiz", "quiz-1"])
+    for n in range(1, totals["02-chain-rule/"]["quizzes"] + 1):  # another chapter, complete, in the nav
+        page.evaluate("""([n]) => {
+            const all = JSON.parse(localStorage.getItem('bv-progress'));
+            all['02-chain-rule/'] = { quiz: Array.from({ length: n }, (_, i) => `quiz-${i + 1}`), exercise: [] };
+            localStorage.setItem('bv-progress', JSON.stringify(all));
+        }""", [n])
+    page.reload(wait_until="load")
+    page.wait_for_function("() => document.querySelector('.bv-progress-badge.is-complete')")
+    scroll_width = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll_width <= width
+    sizes = page.evaluate("""() => [...document.querySelectorAll('.bv-progress button:not([hidden])')]
+        .map(b => [b.getBoundingClientRect().width, b.getBoundingClientRect().height])""")
+    assert sizes and (width > 400 or all(w >= 44 and h >= 44 for w, h in sizes)), sizes
+    page.locator(".bv-progress").screenshot(path=f"{SHOTS}/progress-page-{width}-{scheme}.png")
+    if width < 400:  # the navigation is a drawer on a phone
+        page.locator('label.md-header__button[for="__drawer"]').click()
+        page.wait_for_timeout(400)
+    nav = page.locator(".md-nav--primary").first
+    nav.screenshot(path=f"{SHOTS}/progress-nav-{width}-{scheme}.png")
+    axe = (ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
+    page.add_script_tag(content=axe)
+    violations = page.evaluate("""async () => {
+        const result = await axe.run({ include: [['.bv-progress'], ['.md-nav--primary .bv-progress-badge']] },
+                                     { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
+        return result.violations.map(v => `${v.id}: ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ')}`);
+    }""")
+    page.close()
+    assert violations == []
