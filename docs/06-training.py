@@ -406,7 +406,7 @@ print(f"smallest margin y*s: {min(margins):.3f}")
 assert data_loss.data == 0.0 and inside == 0
 assert reg_loss.data > 0
 
-# %% [markdown]
+# %% [markdown] tags=["answer"]
 # In this run the data loss is exactly 0: every point is past the margin
 # (even the closest one, printed above), so no point pushes on the weights
 # any more. All of the remaining loss is the L2

@@ -201,6 +201,21 @@ def test_a_solution_typed_in_the_editor_passes_every_test(chapter):
         assert any(u.endswith(f"/assets/pyodide/314.0.7/{name}") for u in first_run), name
 
 
+def test_a_passed_exercise_counts_in_the_chapters_progress(chapter, site):
+    """Issue 16: nothing said how far a reader had got. The solution above passed every test:
+    the chapter's progress (under its title, and in the navigation) counts it."""
+    totals = json.loads((site / "progress.json").read_text(encoding="utf-8"))["pages"]["04-engine/"]
+    total = totals["quizzes"] + len(totals["exercises"])
+    page = chapter.page
+    page.wait_for_function("() => document.querySelector('.bv-progress')")
+    text = page.locator(".bv-progress__text").inner_text()
+    assert text.startswith(f"Your progress: 1 of {total} checks done (")
+    assert f"1 of {len(totals['exercises'])} exercises passed" in text
+    assert page.evaluate("JSON.parse(localStorage.getItem('bv-progress'))['04-engine/'].exercise") == ["local_add_mul"]
+    badge = page.locator("a.md-nav__link--active .bv-progress-badge").first.inner_text()
+    assert badge.startswith(f"1/{total}")
+
+
 def test_the_first_runs_progress_counts_the_bytes_the_browser_fetched(chapter, site):
     """Issue 16: it said "2.7 of 2.7 MB" while the browser fetched about 13.5 MB."""
     lines = chapter.page.evaluate("window.progressLines")
@@ -254,11 +269,52 @@ def test_print_output_and_blanks_are_shown(chapter):
         "Your code still has blanks (...) to fill in, on line 4."
 
 
-def test_reset_brings_back_the_starter(chapter):
+def test_reset_brings_back_the_starter_and_can_be_undone(chapter):
+    """Issue 16: Reset, next to Run, wiped the reader's code without asking."""
     page = chapter.page
+    exercise = block(page, "backward")
     set_code(page, "backward", "x = 1\n")
-    block(page, "backward").locator(".exercise-reset").click()
+    exercise.locator(".exercise-reset").click()
     assert code_of(page, "backward").strip() == exercise_format.load("backward").starter.strip()
+    assert exercise.locator(".exercise-status").inner_text() == \
+        "The starter code is back. Undo reset brings your code back."
+    undo = exercise.locator(".exercise-undo")
+    undo.focus()
+    page.keyboard.press("Enter")
+    assert code_of(page, "backward") == "x = 1\n"
+    assert undo.is_hidden() and page.evaluate("document.activeElement.textContent") == "Reset"
+    assert exercise.locator(".exercise-status").inner_text() == "Your code is back."
+    set_code(page, "backward", exercise_format.load("backward").starter)
+
+
+def test_exercise_code_is_kept_across_a_reload_but_not_for_a_changed_exercise(chromium, origin):
+    """Issue 16: exercise code was lost on reload. It is kept in the browser, under the
+    exercise and its starter's hash: code kept for another starter is not shown."""
+    page = chromium.new_page()
+    page.goto(f"{origin}/04-engine/", wait_until="load")
+    exercise = block(page, "chain_rule")
+    exercise.scroll_into_view_if_needed()
+    exercise.locator(".cm-editor").wait_for()
+    exercise.locator(".cm-content").click()
+    page.keyboard.press("Control+End")
+    page.keyboard.insert_text("\n# mine, kept\n")
+    typed = code_of(page, "chain_rule")
+    page.evaluate("""() => localStorage.setItem('bv-exercise:zero_grad:0000000000000000',
+                                                'code kept for an older starter')""")
+    page.reload(wait_until="load")
+    for name in ("chain_rule", "zero_grad"):
+        block(page, name).scroll_into_view_if_needed()
+        block(page, name).locator(".cm-editor").wait_for()
+    assert code_of(page, "chain_rule") == typed
+    assert exercise.locator(".exercise-status").inner_text() == \
+        "Your code from your last visit is back. Reset brings back the starter."
+    assert code_of(page, "zero_grad").strip() == exercise_format.load("zero_grad").starter.strip()
+    exercise.locator(".exercise-reset").click()  # the starter again: nothing is kept
+    page.reload(wait_until="load")
+    exercise.scroll_into_view_if_needed()
+    exercise.locator(".cm-editor").wait_for()
+    assert code_of(page, "chain_rule").strip() == exercise_format.load("chain_rule").starter.strip()
+    page.close()
 
 
 # --- Run any example: every Python block of a chapter ---------------------------------
@@ -395,6 +451,51 @@ def test_an_edit_changes_the_output_edits_before_it_count_and_reset_restores_it(
     assert transcript == page_text.rstrip("\n") and "Same results as the page." in output
 
 
+def test_each_run_bar_shows_its_blocks_number_as_the_messages_name_it(chapter):
+    """Issue 16: no block showed its number, while the messages named blocks by number."""
+    page = chapter.page
+    bars = page.evaluate(f"""() => {RUN}.blocks.map(b => [b.bar.querySelector('.bv-run-number').textContent,
+        b.run.getAttribute('aria-label'), b.bar.id])""")
+    assert bars == [[f"Block {n}", f"Run block {n}", f"bv-block-{n}"] for n in range(1, len(bars) + 1)]
+    first = page.locator(".bv-run-bar").first
+    assert first.locator(".bv-run-number").is_visible()
+
+
+def test_a_message_naming_a_folded_block_says_where_it_is_and_its_link_opens_it(chapter, site):
+    """Issue 16: "block 2: its output differs from the page's" named a block folded inside a
+    quiz's answer, in pytest's words ("as under pytest"). The message names it as its bar
+    does, says which fold it is in, and its link opens the fold and focuses its Run."""
+    page = chapter.page
+    shown_blocks = visible(site, "04-engine")
+    folded = next(b for b in shown_blocks if b["kind"] == "doctest" and not b["skip"]
+                  and not open_on_screen(page, b["n"]))
+    later = next(b for b in shown_blocks if b["n"] > folded["n"] and b["kind"] == "doctest" and not b["skip"]
+                 and open_on_screen(page, b["n"]))
+    fold = page.evaluate(f"n => {RUN}.blocks[n - 1].code.closest('details').querySelector('summary')"
+                         ".textContent.trim()", folded["n"])
+    edit(page, folded["n"], ">>> 6 * 7\n41\n")
+    try:
+        run_block(page, later["n"])
+        output = page.evaluate(f"n => {RUN}.blocks[n - 1].output.innerText", later["n"])
+        assert "pytest" not in output
+        assert ("Some blocks before this one did not go as on the page. A Run carries on after a problem, "
+                "so this block still ran:") in output
+        assert (f"Block {folded['n']} (folded away in \u201c{fold}\u201d: the link opens it) (your edit): "
+                "it printed something other than the page shows") in output
+        link = page.locator(".bv-run-bar").nth(later["n"] - 1).locator("xpath=following-sibling::div"
+                                                                        "[contains(@class,'bv-run-output')]"
+                                                                        ).first.get_by_role("link")
+        assert link.inner_text() == f"Block {folded['n']}"
+        link.focus()
+        page.keyboard.press("Enter")
+        assert open_on_screen(page, folded["n"]), "the link opened the fold"
+        assert page.evaluate("document.activeElement.getAttribute('aria-label')") == f"Run block {folded['n']}"
+    finally:
+        page.evaluate(f"""n => {{ const b = {RUN}.blocks[n - 1]; b.reset.click();
+            for (let d = b.code.closest('details'); d; d = d.parentElement.closest('details')) d.open = false; }}""",
+                      folded["n"])
+
+
 def test_a_figure_block_keeps_the_builds_figure_and_says_it_shows_the_unedited_code(chapter, site):
     page = chapter.page
     block = next(b for b in visible(site, "04-engine") if b["figure"] and open_on_screen(page, b["n"]))
@@ -491,6 +592,10 @@ def test_a_390px_phone_shows_a_run_block_and_its_output_without_sideways_scrolli
             return [document.documentElement.scrollWidth, b.bar.getBoundingClientRect().right,
                     b.output.getBoundingClientRect().right, b.host.getBoundingClientRect().right];
         }}""", block["n"])
+        buttons = page.evaluate(f"""n => [...{RUN}.blocks[n - 1].bar.querySelectorAll('button:not([hidden])')]
+            .map(b => [b.textContent, b.getBoundingClientRect().width, b.getBoundingClientRect().height])""",
+                                block["n"])
+        assert buttons and all(w >= 44 and h >= 44 for _, w, h in buttons), buttons  # issue 16
         assert all(w <= 390 for w in widths), widths
     finally:
         page.evaluate(f"n => {RUN}.blocks[n - 1].reset.click()", block["n"])
@@ -723,6 +828,65 @@ def test_an_edit_survives_leaving_the_chapter_and_coming_back_and_reset_restores
     page.close()
 
 
+# --- The text around the engine (issue 16) ---------------------------------------------
+
+
+def test_chapter_4_shows_first_the_engine_the_reader_wrote_then_how_micrograd_differs(chromium, origin):
+    """Issue 16: "the whole engine" listed micrograd/engine.py with support.py's helpers,
+    __reduce__ and deque(maxlen=0), far from the home page's "short enough to print on one
+    page". It shows the whole_engine exercise's tested solution, then how engine.py differs,
+    pointing to chapter 10, with engine.py itself folded."""
+    page = chromium.new_page()
+    page.goto(f"{origin}/04-engine/", wait_until="load")
+    section = page.evaluate("""() => {
+        const out = [];
+        for (let node = document.getElementById('the-whole-engine').nextElementSibling;
+             node && node.tagName !== 'H2'; node = node.nextElementSibling) {
+            if (node.matches('.exercise, [class^="bv-run"]')) continue;  // the exercise; Run's bar and output
+            const code = node.matches('div.highlight') ? node.querySelector('code').textContent : null;
+            out.push([node.tagName, code, node.textContent.trim(), node.matches('details') && !node.open,
+                      [...node.querySelectorAll('a')].map(a => a.getAttribute('href'))]);
+        }
+        return out;
+    }""")
+    home = urllib.request.urlopen(f"{origin}/").read().decode()
+    page.close()
+    codes = [(i, code) for i, (_, code, _, _, _) in enumerate(section) if code is not None]
+    first_at, first = codes[0]
+    assert first.strip() == exercise_format.load("whole_engine").solution.strip()
+    assert "__reduce__" not in first and "deque" not in first and len(first.splitlines()) < 80
+    differs = next(row for row in section[first_at + 1:] if row[0] == "P")
+    assert differs[2].startswith("micrograd/engine.py computes the same gradients")
+    assert "../10-under-the-hood/" in differs[4]
+    folded = next(row for row in section[first_at + 1:] if row[0] == "DETAILS")
+    assert folded[3] and "def backward_steps" in folded[2], "engine.py itself, folded"
+    assert "short enough to print on one page" in home
+
+
+def test_chapter_4_explains_three_backward_calls_where_it_shows_them(chromium, origin):
+    """Issue 16: [10.0, 6.0, 6.0] after three backward() calls was not explained there."""
+    page = chromium.new_page()
+    page.goto(f"{origin}/04-engine/", wait_until="load")
+    after = page.evaluate("""() => {
+        const code = [...document.querySelectorAll('div.highlight')]
+            .find(block => block.textContent.includes('[10.0, 6.0, 6.0]'));
+        let node = code.nextElementSibling;
+        while (node && !(node.tagName === 'P' && !node.className)) node = node.nextElementSibling;  // not Run's
+        return node?.textContent;
+    }""")
+    page.close()
+    assert after and "collects 10" in after and "One + deeper" in after and "1, 2, 3" in after, after
+
+
+def test_chapter_1_says_its_61_nodes_count_the_constants(chromium, origin):
+    """Issue 16: "61 nodes" counted the constant nodes without saying so."""
+    page = chromium.new_page()
+    page.goto(f"{origin}/01-computational-graphs/", wait_until="load")
+    text = page.get_by_text("A million paths run through 61 nodes").inner_text()
+    page.close()
+    assert "the constant 2 (a node too), a product and a sum" in text
+
+
 # --- Keyboard, screen readers, schemes, phones ---------------------------------------
 
 
@@ -804,8 +968,14 @@ def test_a_390px_phone_shows_the_exercise_without_sideways_scrolling(chapter):
                     box.querySelector('.exercise-controls').getBoundingClientRect().right,
                     box.querySelector('.cm-editor').getBoundingClientRect().right];
         }""")
+        buttons = page.evaluate("""() => [...document.querySelectorAll(
+            '.exercise[data-exercise="whole_engine"] .exercise-controls button:not([hidden])')].map(b => {
+                const box = b.getBoundingClientRect();
+                return [b.textContent, box.width, box.height];
+            })""")
     finally:
         page.set_viewport_size({"width": 1280, "height": 800})
+    assert buttons and all(w >= 44 and h >= 44 for _, w, h in buttons), buttons  # issue 16: a finger's size
     assert all(w <= 390 for w in widths), widths
 
 
@@ -826,6 +996,28 @@ def test_a_block_that_sleeps_past_the_limit_is_stopped_and_the_message_names_sle
         page.evaluate(f"n => {RUN}.blocks[n - 1].reset.click()", block["n"])
     assert result["kind"] == "timeout" and 1.5 <= seconds < 10
     assert output == STOPPED.format(seconds=1.5)
+
+
+def test_stop_ends_a_running_exercise_at_once_and_the_next_run_starts_python_again(chapter):
+    """Issue 16: there was no Stop; an endless loop ran its 10 s."""
+    page = chapter.page
+    exercise = block(page, "zero_grad")
+    stop = exercise.locator(".exercise-stop")
+    assert stop.is_hidden(), "Stop shows only while code runs"
+    set_code(page, "zero_grad", "while True:\n    pass\n")
+    exercise.locator(".exercise-run").click()
+    page.wait_for_function("() => document.querySelector('.exercise[data-exercise=\"zero_grad\"] "
+                           ".exercise-status').textContent === 'Running the tests…'")
+    start = time.perf_counter()
+    stop.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => !document.querySelector('.exercise[data-exercise=\"zero_grad\"]')"
+                           ".classList.contains('is-running')", timeout=5_000)
+    assert time.perf_counter() - start < 2
+    assert report(page, "zero_grad") == ("Stopped. Python was shut down; the next Run starts it again.", [])
+    assert stop.is_hidden() and page.evaluate("document.activeElement.textContent") == "Run", \
+        "the focus goes back to Run, not to <body>"
+    set_code(page, "zero_grad", exercise_format.load("zero_grad").starter)
 
 
 def test_an_endless_loop_is_stopped_and_the_next_run_works(chapter):

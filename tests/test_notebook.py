@@ -350,3 +350,33 @@ def test_the_training_page_download_is_the_same_bytes_in_every_process():
                                 env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(4)}
     assert len(downloads) == 1
     assert json.loads(downloads.pop())["cells"][0]["id"] == "cell-1"
+
+
+# --- What the reader sees on the training page (issue 16), in Debian's Chromium ------------
+
+
+@pytest.fixture(scope="module")
+def training_page(browser, origin):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{origin}/06-training/", wait_until="load")
+    yield page
+    page.close()
+
+
+def test_the_training_pages_cells_are_numbered_as_the_reader_sees_them(training_page):
+    """Issue 16: the cells went from In [8] to In [11]: the hidden quiz cells and the answers'
+    code took numbers in the kernel."""
+    prompts = training_page.evaluate("""() => [...document.querySelectorAll('.jp-InputPrompt')]
+        .map(p => p.textContent.replace(/\\s+/g, ' ').trim()).filter(Boolean)""")
+    numbers = [int(n) for n in re.findall(r"In \[(\d+)\]:", " ".join(prompts))]
+    assert numbers and numbers == list(range(1, len(numbers) + 1)), prompts
+
+
+def test_the_last_quizs_answer_is_not_shown_before_its_answer_fold_is_opened(training_page):
+    """Issue 16: "In this run the data loss is exactly 0" stood visible under the folded Answer
+    of the last quiz, which asks whether the data loss or the penalty is left."""
+    text = training_page.get_by_text("In this run the data loss is exactly 0")
+    assert text.count() == 1 and not text.is_visible()
+    fold = text.locator("xpath=ancestor::details[1]")
+    fold.locator("summary").click()
+    assert text.is_visible()
