@@ -31,12 +31,14 @@ def exported(site, page):
 
 
 def test_the_chapters_whose_code_runs_in_the_browser_get_run_and_no_other_page():
-    """Chapters 1-5, 7, 8 and 10; not chapter 9, whose every block needs numpy."""
+    """Chapters 1-5, 7 and 8; not chapter 9, whose every block needs numpy, nor 10, whose deep
+    graphs stop the browser's Python (tests/test_live.py runs 7 and 8 there)."""
     assert [p.name for p in RUNNABLE] == ["01-computational-graphs.md", "02-chain-rule.md",
                                           "03-backprop-by-hand.md", "04-engine.md",
                                           "05-neurons-layers-networks.md", "07-check-break-fix.md",
-                                          "08-pytorch.md", "10-under-the-hood.md"]
+                                          "08-pytorch.md"]
     for other in ["index.md", "playground.md", "06-training.ipynb", "06-training.py", "09-tensors.md",
+                  "10-under-the-hood.md",
                   "exercises/01-x.md", "01-computational-graphs.ipynb", "100-x.md"]:
         assert not blocks.runnable(other), other
     tensors = python_blocks(Document((DOCS / "09-tensors.md").read_text(encoding="utf-8"), "09-tensors.md"))
@@ -209,9 +211,9 @@ def test_hidden_skipped_figure_and_clear_namespace_blocks_are_marked(demo):
 
 
 def test_a_page_that_is_not_a_chapter_exports_nothing(tmp_path):
-    path = tmp_path / "07-other.md"
+    path = tmp_path / "09-other.md"
     path.write_text("# Other\n\n```python\nx = 1\n```\n", encoding="utf-8")
-    assert not any(name.endswith(blocks.EXPORT) for name in pages.run(path, "07-other.md").files)
+    assert not any(name.endswith(blocks.EXPORT) for name in pages.run(path, "09-other.md").files)
 
 
 # --- The runner, in CPython ---------------------------------------------------------
@@ -402,7 +404,7 @@ def test_a_chapter_names_its_export_and_the_lines_of_its_visible_blocks(site):
     assert 'data-python="../assets/python/site-python.zip?v=' in runtime
     assert '<script type="module" src="../javascripts/run-blocks.js"></script>' in page
     assert page.count('class="language-python highlight"') == len(blocks.visible_lines(data))
-    for other in ["07-check-break-fix", "index"]:
+    for other in ["09-tensors", "playground", "index"]:
         html = (site / other / "index.html" if other != "index" else site / "index.html").read_text(encoding="utf-8")
         assert "bv-run" not in html and "run-blocks.js" not in html
 

@@ -326,10 +326,13 @@ RUN = "document.querySelector('.bv-run').runState"
 CHAPTERS = sorted(p.stem for p in (ROOT / "docs").glob("*.md") if blocks.runnable(p.name))
 # Results the browser's Python gives differently from the Python the page ran in, by
 # (page, text in the block): why. A fixed page fails this test until its entry goes.
-# {(chapter, a snippet of the block): why its browser output differs from the page's}. Empty:
-# every block of chapters 1-5 gives in Pyodide's Python exactly what the page shows. An entry
+# {(chapter, a snippet of the block): why its browser output differs from the page's}. An entry
 # must still differ (the test fails when one is gone).
-KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {}
+KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {
+    ("07-check-break-fix", "print(check(InputTanhValue, neuron, **NEURON))"):
+        "Pyodide's libm rounds tanh differently in the last bit: one finite difference prints "
+        "0.5000000001 where the page's Python prints 0.5",
+}
 
 
 def exported(site, chapter_name):
@@ -509,8 +512,9 @@ def test_a_figure_block_keeps_the_builds_figure_and_says_it_shows_the_unedited_c
     assert figure and figure.endswith(".svg"), "the build's figure follows the output"
     page.evaluate(f"n => {RUN}.blocks[n - 1].editor.setCode({RUN}.blocks[n - 1].source + '\\n')", block["n"])
     run_block(page, block["n"])
+    page.wait_for_function(f"n => {RUN}.blocks[n - 1].output.querySelector('.bv-run-figure svg')", arg=block["n"])
     output, _, _ = shown(page, block["n"])
-    assert "The figure below shows the unedited code: Python in your browser has no Graphviz" in output
+    assert "Your figure, drawn in your browser by Graphviz from your edited code" in output  # tests/test_live.py
     page.evaluate(f"n => {RUN}.blocks[n - 1].reset.click()", block["n"])
 
 

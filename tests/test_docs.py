@@ -35,6 +35,7 @@ RECORDED_EXAMPLES = {
     "08-pytorch.md": 89,
     "09-tensors.md": 103,
     "10-under-the-hood.md": 56,
+    "playground.md": 5,
 }
 
 

@@ -1,0 +1,44 @@
+// An edited chapter block's figure, drawn again in the page (issue 18).
+//
+// When a block's last line gives a Graphviz graph (draw_dot(...)), the reader's Python sends
+// back its DOT source (scripts/run_blocks.py); viz.js draws it with Graphviz as WebAssembly,
+// with the ids draw_dot gave (n0, n2op, n0-n2-0...), the build's. A figure block run with an
+// edit (its own or an earlier block's) shows the new figure in place of the build's: the drawing goes at the end of the block's
+// output, which sits right above the build's figure, and live-figure.css hides that figure
+// while the output holds a drawing (Reset or the next Run empties the output, and the build's
+// figure is back). An unedited block keeps the build's figure: it is the same drawing.
+
+import { element, loadStylesheet } from "./dom.js";
+import { drawSVG } from "./viz.js";
+
+const here = import.meta.url;
+
+/** Draw the graph of block `state`'s result `mine` (mine.dot: its DOT source) at the end of its output. */
+export async function showFigure(state, mine) {
+  const { output } = state;
+  const note = element("p", { class: "bv-run-note" });
+  loadStylesheet(new URL("../stylesheets/live-figure.css", here).href);
+  note.textContent = "Drawing your figure with Graphviz…";
+  output.append(note);
+  try {
+    const svg = new DOMParser().parseFromString(await drawSVG(mine.dot), "image/svg+xml").documentElement;
+    svg.querySelectorAll("[id]").forEach((el) => { // draw_dot's ids, kept in data-id, unique on the page
+      el.dataset.id = el.id;
+      el.id = `bv-live-${state.n}-${el.id}`;
+    });
+    svg.querySelectorAll("title").forEach((title) => title.remove());
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", mine.figure
+      ? `Your version of the figure: the computation graph block ${state.n} now draws`
+      : `The computation graph block ${state.n} draws`);
+    if (!output.contains(note)) return; // a newer Run or Reset emptied the output meanwhile
+    note.textContent = mine.figure
+      ? "Your figure, drawn in your browser by Graphviz from your edited code, in place of the build's " +
+        "(Reset on the edited blocks brings the page's back)."
+      : "The graph your block's last line gives, drawn in your browser by Graphviz.";
+    output.append(element("figure", { class: "bv-run-figure" }, svg));
+  } catch (error) {
+    note.textContent = `Your figure could not be drawn (${error.message ?? error})` +
+      (mine.figure ? ": the figure below shows the page's code." : ".");
+  }
+}

@@ -1,0 +1,234 @@
+// The playground (docs/playground.md): the reader's own expression through the real engine.
+//
+// The reader types an expression over named leaves and their values. "Draw and check" sends
+// both texts to the reader's Python (python.js: Pyodide in a worker, started on the first
+// press) as one block of kind "playground", which scripts/playground.py parses against its
+// whitelist, builds from micrograd Values, traces and checks by finite differences. This
+// script only shows what came back: the graph (its DOT source drawn by Graphviz as
+// WebAssembly, viz.js, bound by draw_dot's ids with graph.js), every step of the forward and
+// backward pass, and each leaf's grad beside its estimate. It does no arithmetic.
+//
+// The two texts live in the URL's fragment (#e=...&v=...), so a link shares them. A link is
+// only data: it fills the two fields, and nothing runs until the reader presses the button.
+//
+// What loads when: page load, this file, dom.js, graph.js, viz.js (a few KB);
+// first press, python.js, its worker and Pyodide, then Graphviz (0.47 MB compressed).
+
+import { element, loadStylesheet } from "./dom.js";
+import { bindGraph } from "./graph.js";
+import { drawSVG } from "./viz.js";
+
+const here = import.meta.url;
+const TIMEOUT_MS = 20000;
+const EXAMPLES = [
+  { title: "(a + b) · c", expression: "(a + b) * c", values: "a = 2, b = -3, c = 10" },
+  { title: "A neuron", expression: "tanh(x1*w1 + x2*w2 + b)",
+    values: "x1 = 2, x2 = 0, w1 = -3, w2 = 1, b = 6.8813735870195432" },
+  { title: "Division and powers", expression: "a / b + a ** 2 - relu(b - a)", values: "a = 3, b = -1.5" },
+];
+
+const root = document.querySelector(".bv-playground");
+if (root) setUp(root);
+
+function setUp(root) {
+  loadStylesheet(new URL("../stylesheets/playground.css", here).href);
+  const field = (id, label, help) => {
+    const input = element("input", { id, type: "text", class: "bv-pg__input", spellcheck: "false",
+      autocomplete: "off", autocapitalize: "off", "aria-describedby": `${id}-help bv-pg-message` });
+    return [element("label", { for: id, class: "bv-pg__label", text: label }), input,
+      element("p", { id: `${id}-help`, class: "bv-pg__help", text: help })];
+  };
+  const [expressionLabel, expression, expressionHelp] = field("bv-pg-expression", "Expression",
+    "Leaves are names (a, x1, w2…); the operations are + − * / and ** with a number as the power, " +
+    "and tanh(…), exp(…), relu(…).");
+  const [valuesLabel, values, valuesHelp] = field("bv-pg-values", "Leaf values",
+    "One number per leaf, commas between: a = 2, b = -3, c = 10");
+  const draw = element("button", { type: "submit", class: "md-button md-button--primary bv-pg__draw",
+    text: "Draw and check" });
+  const examples = element("div", { class: "bv-pg__examples", role: "group", "aria-label": "Examples" },
+    element("span", { text: "Examples:" }),
+    ...EXAMPLES.map((example) => {
+      const button = element("button", { type: "button", class: "md-button bv-pg__example", text: example.title });
+      button.addEventListener("click", () => {
+        expression.value = example.expression;
+        values.value = example.values;
+        run();
+      });
+      return button;
+    }));
+  const form = element("form", { class: "bv-pg__form", novalidate: "" }, expressionLabel, expression,
+    expressionHelp, valuesLabel, values, valuesHelp, element("div", { class: "bv-pg__bar" }, draw), examples);
+  const progress = element("p", { class: "bv-pg__progress", role: "status" });
+  const message = element("div", { id: "bv-pg-message", class: "bv-pg__message", role: "alert" });
+  const result = element("div", { class: "bv-pg__result", hidden: "" });
+  root.replaceChildren(form, progress, message, result);
+
+  const state = { root, expression, values, progress, message, result, data: null, running: false, timing: null };
+  root.playground = state; // for the browser tests
+  form.addEventListener("submit", (event) => { event.preventDefault(); run(); });
+  const fromLink = () => {
+    const shared = new URLSearchParams(location.hash.slice(1));
+    if (!shared.has("e")) return false;
+    expression.value = shared.get("e");
+    values.value = shared.get("v") ?? "";
+    return true;
+  };
+  if (fromLink()) {
+    progress.textContent = "The link's expression and values are filled in: press Draw and check to run them.";
+  } else {
+    expression.value = EXAMPLES[0].expression;
+    values.value = EXAMPLES[0].values;
+  }
+  addEventListener("hashchange", () => { if (fromLink()) progress.textContent = "The link's expression is filled in."; });
+
+  async function run() {
+    if (state.running) return;
+    state.running = true;
+    draw.setAttribute("aria-disabled", "true");
+    root.classList.add("is-running");
+    message.replaceChildren();
+    for (const input of [expression, values]) input.removeAttribute("aria-invalid");
+    progress.textContent = "Starting…";
+    const started = performance.now();
+    try {
+      const { runBlocks } = await import("./python.js");
+      const source = JSON.stringify({ expression: expression.value, values: values.value });
+      const answer = await runBlocks({
+        blocks: JSON.stringify({ blocks: [{ line: 0, kind: "playground", hidden: true, source, skip: null,
+          when: null, figure: false }] }),
+        upto: 0,
+        timeoutMs: TIMEOUT_MS,
+        onProgress: (text) => { progress.textContent = text; },
+      });
+      if (answer.kind !== "result") {
+        progress.textContent = "";
+        message.append(element("p", { class: "bv-pg__fail", text: answer.message }));
+        return;
+      }
+      const data = answer.report.results[0].playground;
+      if (!data.ok) {
+        progress.textContent = "";
+        refuse(data);
+        return;
+      }
+      const drawing = performance.now();
+      await show(data);
+      const ms = (t) => `${Math.round(t)} ms`;
+      state.timing = { pythonMs: answer.runMs, drawMs: performance.now() - drawing,
+        totalMs: performance.now() - started, startMs: answer.coldStart ? answer.startMs : 0 };
+      progress.textContent = (answer.coldStart ? `Python started in ${(answer.startMs / 1000).toFixed(1)} s. ` : "") +
+        `Built, traced and checked by micrograd in ${ms(answer.runMs)}; drawn in ${ms(state.timing.drawMs)}.`;
+    } catch (error) {
+      progress.textContent = "";
+      message.append(element("p", { class: "bv-pg__fail", text: `It could not be drawn: ${error.message ?? error}` }));
+    } finally {
+      state.running = false;
+      draw.removeAttribute("aria-disabled");
+      root.classList.remove("is-running");
+    }
+  }
+
+  /** A refused text: the message with its column, and the text with a caret under that column. */
+  function refuse(data) {
+    const input = data.field === "values" ? values : expression;
+    const name = data.field === "values" ? "Leaf values" : "Expression";
+    input.setAttribute("aria-invalid", "true");
+    const caret = `${" ".repeat(Math.max(0, data.column - 1))}^`;
+    message.append(
+      element("p", { class: "bv-pg__fail", text: `${name}, column ${data.column}: ${data.message}` }),
+      element("pre", { class: "bv-pg__caret", "aria-hidden": "true" },
+        element("code", { text: `${input.value.replace(/\s/g, " ")}\n${caret}` })));
+    state.data = null;
+  }
+
+  async function show(data) {
+    state.data = data;
+    const svg = await drawSVG(data.dot);
+    const params = new URLSearchParams({ e: expression.value, v: values.value });
+    history.replaceState(null, "", `#${params}`);
+    result.replaceChildren(...view(data, svg, `${location.pathname}#${params}`));
+    result.hidden = false;
+  }
+}
+
+/** The graph, its steps and the leaves' check, for one result of scripts/playground.py. */
+function view(data, svg, link) {
+  const graph = element("div", { class: "bv-widget__graph bv-pg__graph" });
+  const status = element("p", { class: "bv-widget__status" });
+  const caption = element("p", { class: "bv-widget__caption", "aria-live": "polite" });
+  const edgeNote = element("p", { class: "bv-widget__edge", "aria-live": "polite",
+    text: "Click or focus an edge (an arrow into an operation) to read its local derivative." });
+  const controls = element("div", { class: "bv-widget__controls bv-pg__controls", role: "group",
+    "aria-label": "Steps" });
+  const button = (text, label) => controls.appendChild(element("button", { type: "button", class: "md-button",
+    "aria-label": label, text }));
+  const buttons = { start: button("Start", "Back to the start"), back: button("Back", "Back one step"),
+    next: button("Next", "Next step"), end: button("End", "To the end of the backward pass") };
+  const edgeIds = Object.keys(data.edges);
+  const bound = bindGraph(graph, svg, "bv-pg", data.nodes, edgeIds, (id) => {
+    edgeNote.textContent = data.edges[id] ?? id;
+  });
+  for (const id of edgeIds) bound.setEdgeLabel?.(id, data.edges[id]);
+  const forward = data.forward.length;
+  const total = forward + data.backward.length;
+  let step = 0;
+
+  function show(at) {
+    step = Math.max(0, Math.min(total, at));
+    const filled = new Set(data.forward.slice(0, Math.min(step, forward)));
+    let current = null;
+    let grads = data.zeroGrads;
+    let active = [];
+    let updated = [];
+    let text = "Nothing computed yet. Next runs the forward pass, leaves first.";
+    if (step > 0 && step <= forward) {
+      current = data.forward[step - 1];
+      text = data.forwardCaptions[step - 1];
+    } else if (step > forward) {
+      const s = data.backward[step - forward - 1];
+      ({ node: current, grads, edges: active, parents: updated } = s);
+      text = data.backwardCaptions[step - forward - 1];
+    }
+    data.nodes.forEach((node, i) => {
+      bound.setField(node.id, "data", filled.has(node.id) ? node.data : "data —");
+      bound.setField(node.id, "grad", grads[i]);
+    });
+    bound.mark({ current, active, updated });
+    const phase = step === 0 ? "before the forward pass" : step <= forward ? "forward pass" : "backward pass";
+    status.textContent = `Step ${step} of ${total}: ${phase}`;
+    caption.textContent = text;
+    buttons.start.disabled = buttons.back.disabled = step === 0;
+    buttons.next.disabled = buttons.end.disabled = step >= total;
+  }
+  buttons.start.addEventListener("click", () => show(0));
+  buttons.back.addEventListener("click", () => show(step - 1));
+  buttons.next.addEventListener("click", () => show(step + 1));
+  buttons.end.addEventListener("click", () => show(total));
+  show(total); // the reader asked for the grads: the whole pass, then step back through it
+
+  const number = (x) => (typeof x === "string" ? x : Number(x.toPrecision(10)).toString()).replace("-", "−");
+  const rows = data.leaves.map((leaf) => element("tr", { class: leaf.passed ? "is-passed" : "is-failed" },
+    element("th", { scope: "row", text: leaf.name }),
+    element("td", { text: number(leaf.data) }),
+    element("td", { text: number(leaf.grad) }),
+    element("td", { text: number(leaf.numeric) }),
+    element("td", { text: typeof leaf.error === "string" ? leaf.error : leaf.error.toExponential(1) }),
+    element("td", { text: leaf.passed ? "✓ agrees" : "✗ differs" })));
+  const summary = element("p", { class: data.check.passed ? "bv-pg__pass" : "bv-pg__fail",
+    text: data.check.passed
+      ? `Every leaf's grad agrees with centered finite differences (h = ${data.check.h}): relative error at ` +
+        `most ${data.check.tol}, or an absolute difference under ${data.check.absTol}.`
+      : "Some grads differ from centered finite differences. Where the function has a kink (relu at 0) " +
+        "or a large curvature, the estimate itself is off; otherwise the engine would be wrong." });
+  const table = element("div", { class: "bv-pg__table" }, element("table", {},
+    element("caption", { text: `out = ${number(data.result)}. Each leaf's grad from backward(), and its ` +
+      "estimate by centered differences (micrograd.gradcheck)" }),
+    element("thead", {}, element("tr", {}, ...["leaf", "data", "grad (backward)", "finite differences",
+      "relative error", "check"].map((h) => element("th", { scope: "col", text: h })))),
+    element("tbody", {}, ...rows)));
+  const share = element("p", { class: "bv-pg__share" }, "Share: ",
+    element("a", { href: link, text: "a link to this expression and its values" }),
+    " (the address bar holds it too).");
+  return [element("div", { class: "bv-widget bv-pg__widget" }, graph, controls, status, caption, edgeNote),
+    summary, table, share];
+}

@@ -1,0 +1,327 @@
+"""Live graphs in Debian's Chromium (issue 18): the playground (docs/playground.md) and
+Graphviz in the page (docs/javascripts/viz.js), on the built site, with the reader's
+Python (Pyodide) started once for the playground's page and once for the chapters' blocks.
+
+Every number the page shows came from micrograd in the browser's Python; these tests
+compare them with the same calls in CPython (scripts.playground.run). Screenshots go to
+/tmp/shots-live/ (the playground at 1280 and 390 px, light and dark)."""
+
+import html
+import json
+import re
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+import graphviz
+import pytest
+
+from scripts import blocks, playground
+
+SHOTS = Path("/tmp/shots-live")
+PYTHON_OR_VIZ = re.compile(r"/assets/pyodide/|site-python\.zip|/assets/viz/|/javascripts/python(-worker)?\.js")
+NEURON = ("tanh(x1*w1 + x2*w2 + b)", "x1 = 2, x2 = 0, w1 = -3, w2 = 1, b = 6.8813735870195432")
+PG = "document.querySelector('.bv-playground').playground"
+measured = {}
+
+
+@pytest.fixture(scope="module")
+def pg(browser, origin):
+    """The playground's page, opened once: its requests, errors and console errors recorded."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.requests, page.errors = [], []
+    page.on("request", lambda request: page.requests.append(request.url))
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and page.errors.append(message.text))
+    page.goto(f"{origin}/playground/", wait_until="load")
+    page.wait_for_load_state("networkidle")
+    page.at_load = list(page.requests)
+    page.origin = origin
+    yield page
+    page.close()
+    print("\n".join(["", "measured:"] + [f"  {key}: {value}" for key, value in measured.items()]))
+
+
+def draw(page, expression, values, press="Enter", timeout=90_000):
+    """Type both texts with the keyboard, submit with Enter in the values field; wait for the answer."""
+    page.fill("#bv-pg-expression", "")
+    page.locator("#bv-pg-expression").type(expression)
+    page.fill("#bv-pg-values", "")
+    page.locator("#bv-pg-values").type(values)
+    page.evaluate(f"() => {{ {PG}.data = undefined; }}")
+    start = time.perf_counter()
+    page.locator("#bv-pg-values").press(press)
+    page.wait_for_function(f"() => {PG}.data !== undefined && !{PG}.running", timeout=timeout)
+    return time.perf_counter() - start
+
+
+def shown(page):
+    return page.evaluate(f"""() => {{
+        const p = {PG};
+        return {{ message: p.message.innerText, progress: p.progress.innerText, hidden: p.result.hidden,
+                  status: p.result.querySelector('.bv-widget__status')?.innerText,
+                  caption: p.result.querySelector('.bv-widget__caption')?.innerText,
+                  rows: [...p.result.querySelectorAll('tbody tr')].map(r => [...r.cells].map(c => c.innerText)),
+                  summary: p.result.querySelector('.bv-pg__pass, .bv-pg__fail')?.innerText,
+                  ids: [...p.result.querySelectorAll('svg g.node, svg g.edge')].map(e => e.dataset.id).sort(),
+                  hash: location.hash }};
+    }}""")
+
+
+def test_nothing_of_python_or_graphviz_loads_with_the_page(pg):
+    assert any(url.endswith("/javascripts/playground.js") for url in pg.at_load)
+    assert [url for url in pg.at_load if PYTHON_OR_VIZ.search(url)] == []
+    assert pg.evaluate(f"() => [{PG}.expression.value, {PG}.values.value]") == [
+        "(a + b) * c", "a = 2, b = -3, c = 10"]
+
+
+def test_the_playground_reads_without_javascript(browser, origin):
+    page = browser.new_page(java_script_enabled=False)
+    page.goto(f"{origin}/playground/")
+    assert "needs JavaScript" in page.locator(".bv-playground").inner_text()
+    page.close()
+
+
+def test_the_neuron_is_drawn_with_draw_dots_ids_stepped_and_every_grad_passes_the_check(pg):
+    seconds = draw(pg, *NEURON)
+    measured["playground: first press, Python and Graphviz cold (s)"] = round(seconds, 1)
+    expected = playground.run(*NEURON)
+    view = shown(pg)
+    assert view["message"] == "" and not view["hidden"], view
+    assert [row[0] for row in view["rows"]] == [leaf["name"] for leaf in expected["leaves"]]
+    assert all(row[-1] == "✓ agrees" for row in view["rows"]), view["rows"]
+    assert view["summary"].startswith("Every leaf's grad agrees with centered finite differences")
+    assert [row[2] for row in view["rows"]] == [
+        str(float(f"{leaf['grad']:.10g}")).replace("-", "−").removesuffix(".0") for leaf in expected["leaves"]]
+    data = pg.evaluate(f"() => {PG}.data")
+    assert data["dot"] == expected["dot"], "the browser's Python gives CPython's DOT source"
+    built = graphviz.Source(expected["dot"]).pipe(format="svg", encoding="utf-8")  # as the build draws
+    assert view["ids"] == sorted(html.unescape(i) for i in re.findall(r'<g id="([^"]+)" class="(?:node|edge)"', built))
+    total = len(data["forward"]) + len(data["backward"])
+    assert view["status"] == f"Step {total} of {total}: backward pass"
+    pg.get_by_role("button", name="Back to the start").click()
+    assert shown(pg)["status"] == f"Step 0 of {total}: before the forward pass"
+    next_step = pg.get_by_role("button", name="Next step")
+    next_step.focus()
+    for _ in range(len(data["forward"]) + 1):
+        pg.keyboard.press("Enter")  # the keyboard steps as the mouse does
+    view = shown(pg)
+    assert view["status"] == f"Step {len(data['forward']) + 1} of {total}: backward pass"
+    assert view["caption"] == "Seed: out.grad = 1, since ∂out/∂out = 1."
+    grads = pg.evaluate("() => [...document.querySelectorAll('.bv-pg__graph [data-id=\"n9\"] text')]"
+                        ".map(t => t.textContent)")
+    assert grads[-1] == "grad 1.0000", grads
+
+
+def test_a_typed_expression_of_20_nodes_is_drawn_and_checked_within_budget(pg):
+    expression = "tanh(a*b + c*d - e/f + exp(g) * relu(h) + a**2)"
+    values = "a = 0.5, b = -1, c = 2, d = 0.25, e = 3, f = 1.5, g = 0.1, h = 0.7"
+    draw(pg, expression, values)
+    timing = pg.evaluate(f"() => {PG}.timing")
+    data = pg.evaluate(f"() => {PG}.data")
+    assert len(data["nodes"]) >= 20, len(data["nodes"])
+    measured["playground: 20+ nodes, Python warm: Python ms, Graphviz ms, total ms"] = (
+        round(timing["pythonMs"]), round(timing["drawMs"]), round(timing["totalMs"]))
+    assert shown(pg)["summary"].startswith("Every leaf's grad agrees")
+    assert data["result"] == playground.run(expression, values)["result"]
+
+
+@pytest.mark.parametrize("expression, values, field, text", [
+    ("a // b", "a = 1, b = 2", "bv-pg-expression",
+     "Expression, column 3: '//' is not an operation of the engine"),
+    ("__import__('os').system('x')", "", "bv-pg-expression", "Expression, column 1: "),
+    ("a + b", "a = 1, b = x", "bv-pg-values", "Leaf values, column 12: a value must be a number"),
+])
+def test_a_refused_expression_says_why_with_its_column(pg, expression, values, field, text):
+    draw(pg, expression, values)
+    view = shown(pg)
+    assert view["message"].startswith(text), view["message"]
+    assert pg.get_attribute(f"#{field}", "aria-invalid") == "true"
+    caret = pg.evaluate(f"() => {PG}.message.querySelector('pre').innerText").split("\n")[1]
+    assert len(caret) == int(re.search(r"column (\d+)", text).group(1))
+
+
+def test_a_shared_link_restores_the_expression_and_a_crafted_one_is_only_data(pg, browser):
+    draw(pg, "(a + b) * c", "a = 2, b = −3, c = 10")
+    hash_ = shown(pg)["hash"]
+    link = pg.evaluate(f"() => {PG}.result.querySelector('.bv-pg__share a').href")
+    assert link.endswith(hash_) and hash_.startswith("#e=")
+    other = browser.new_page()
+    other.goto(link, wait_until="load")
+    other.wait_for_load_state("networkidle")
+    assert other.evaluate("() => [document.querySelector('#bv-pg-expression').value, "
+                          "document.querySelector('#bv-pg-values').value]") == ["(a + b) * c", "a = 2, b = −3, c = 10"]
+    assert "press Draw and check" in other.locator(".bv-pg__progress").inner_text()
+    evil, markup = quote('__import__("os")'), quote("<img src=x onerror=alert(1)>")
+    crafted = f"{pg.origin}/playground/#e={evil}&v={markup}"
+    other.goto(crafted, wait_until="load")
+    assert other.locator("#bv-pg-values").input_value() == "<img src=x onerror=alert(1)>"
+    assert other.locator("img[src=x]").count() == 0
+    other.close()
+
+
+def test_every_control_is_reached_by_keyboard_and_labelled(pg):
+    pg.locator("#bv-pg-expression").focus()
+    order = []
+    for _ in range(6):
+        order.append(pg.evaluate("() => { const e = document.activeElement; return e.id || e.textContent; }"))
+        pg.keyboard.press("Tab")
+    assert order[:4] == ["bv-pg-expression", "bv-pg-values", "Draw and check", "(a + b) · c"], order
+    labels = pg.evaluate("() => ['bv-pg-expression', 'bv-pg-values'].map(id => "
+                         "document.querySelector(`label[for=${id}]`).textContent)")
+    assert labels == ["Expression", "Leaf values"]
+
+
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_playground_reads_at_1280_and_on_a_390px_phone_light_and_dark(browser, origin, scheme, width):
+    page = browser.new_page(viewport={"width": width, "height": 900}, device_scale_factor=1)
+    page.goto(f"{origin}/playground/#e={quote(NEURON[0])}&v={quote(NEURON[1])}", wait_until="load")
+    page.evaluate("""scheme => {
+        const style = document.createElement('style');
+        style.textContent = '*, *::before, *::after { transition: none !important; }';
+        document.head.append(style);
+        document.body.setAttribute('data-md-color-scheme', scheme);
+    }""", scheme)
+    page.locator(".bv-pg__draw").click()
+    page.wait_for_function(f"() => {PG}.data && !{PG}.running", timeout=90_000)
+    page.get_by_role("button", name="Back to the start").click()
+    for _ in range(12):
+        page.get_by_role("button", name="Next step").click()
+    SHOTS.mkdir(exist_ok=True)
+    page.locator(".bv-playground").screenshot(path=str(SHOTS / f"playground-{width}-{scheme}.png"))
+    wide = page.evaluate("() => document.scrollingElement.scrollWidth")
+    assert wide <= width, f"the page scrolls sideways: {wide} px"
+    if width == 390:
+        small = page.evaluate("""() => [...document.querySelectorAll('.bv-playground button, .bv-playground input')]
+            .map(e => [e.textContent || e.id, e.getBoundingClientRect().height])
+            .filter(([, h]) => h < 44)""")
+        assert small == [], small
+    page.close()
+
+
+def test_no_request_left_the_origin_and_no_error_was_thrown(pg):
+    assert [url for url in pg.requests if not url.startswith((pg.origin, "data:", "blob:"))] == []
+    assert pg.errors == []
+    viz = [url for url in pg.requests if "/assets/viz/" in url]
+    assert len(viz) == 1 and viz[0].endswith("/dist/viz.js"), viz
+
+
+# --- Chapters 7 and 8 in the browser's Python ------------------------------------------
+
+
+# Results the browser's Python gives differently from the Python the page ran in:
+# {(chapter, a snippet of the block): why}. A fixed difference fails the test until it goes.
+KNOWN = {
+    ("07-check-break-fix", "print(check(InputTanhValue, neuron, **NEURON))"):
+        "Pyodide's libm rounds tanh differently in the last bit: one finite difference prints "
+        "0.5000000001 where the page's Python prints 0.5",
+}
+
+
+def test_chapters_7_and_8_run_in_the_browser_and_what_cannot_run_says_why(pg, site):
+    """Each chapter's whole export, run by Pyodide: every block runs or is skipped, but for the
+    matplotlib figures, which say in one line why not (no ModuleNotFoundError), and KNOWN."""
+    unavailable, wrong, seconds = {}, {}, {}
+    for name in ["07-check-break-fix", "08-pytorch"]:
+        assert blocks.runnable(f"{name}.md")
+        report = pg.evaluate("""async (name) => {
+            const text = await (await fetch(`../${name}/blocks.json`)).text();
+            const { runBlocks } = await import(new URL('../javascripts/python.js', location.href).href);
+            return runBlocks({ blocks: text, upto: JSON.parse(text).blocks.length - 1, edits: {},
+                               timeoutMs: 120000 });
+        }""", name)
+        assert report["kind"] == "result", (name, report)
+        seconds[name] = round(report["runMs"] / 1000, 1)
+        exported = {b["line"]: b for b in json.loads((site / name / blocks.EXPORT).read_text())["blocks"]}
+        for r in report["report"]["results"]:
+            if r["status"] == "unavailable":
+                assert r["figure"] and r["module"] == "matplotlib" and "\n" not in r["why"], r
+                assert "ModuleNotFoundError" not in r["why"]
+                unavailable.setdefault(name, []).append(r["line"])
+            elif r["status"] not in ("ran", "skipped"):
+                wrong[name, r["line"]] = (r["status"], r["error"], [
+                    sorted(set(t["text"].splitlines()) ^ set(t.get("page", "").splitlines()))
+                    for t in r["transcript"] if not t["same"]])
+            if exported[r["line"]]["when"]:  # PyTorch's blocks, skipped here whether or not the build had it
+                assert r["skip"]["reason"] == "PyTorch is not installed: pip install torch", r
+                assert set(exported[r["line"]]["when"]["examples"]) <= set(r["skip"]["examples"]), r
+    measured["chapters 7 and 8: every block in the browser (s)"] = seconds
+    assert sorted(unavailable) == ["07-check-break-fix"], unavailable
+    known = {key for key in wrong for (name, snippet) in KNOWN if key[0] == name and snippet in source_of(site, *key)}
+    assert {k: v for k, v in wrong.items() if k not in known} == {}
+    assert len(known) == len(KNOWN), "a known difference is gone: remove it from KNOWN"
+
+
+def source_of(site, name, line):
+    return next(b["source"] for b in json.loads((site / name / blocks.EXPORT).read_text())["blocks"]
+                if b["line"] == line)
+
+
+# --- An edited chapter block that calls draw_dot --------------------------------------------
+
+RUN = "document.querySelector('.bv-run').runState"
+
+
+def test_an_edited_draw_dot_block_is_drawn_again_in_place_with_the_builds_ids(browser, origin, site):
+    """Chapter 1: a = 5 instead of 2 in block 1, then Run on block 3 (draw_dot(f)): the figure
+    drawn in the page shows f = 20, carries the build figure's node and edge ids, and takes the
+    build's figure's place; Reset brings the build's figure back."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    requests = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(f"{origin}/01-computational-graphs/", wait_until="load")
+    page.wait_for_load_state("networkidle")
+    assert [url for url in requests if "/assets/viz/" in url] == []
+    page.evaluate(f"() => {RUN}.blocks[0].edit.click()")
+    page.wait_for_function(f"() => {RUN}.blocks[0].editor")
+    page.evaluate(f"() => {RUN}.blocks[0].editor.setCode({RUN}.blocks[0].source.replace('Value(2.0', 'Value(5.0'))")
+    page.evaluate(f"() => {RUN}.blocks[2].run.click()")
+    page.wait_for_function(f"() => {RUN}.blocks[2].output.querySelector('.bv-run-figure svg')", timeout=90_000)
+    drawn = page.evaluate(f"""() => {{
+        const b = {RUN}.blocks[2];
+        const svg = b.output.querySelector('.bv-run-figure svg');
+        const built = b.output.nextElementSibling;
+        return {{ ids: [...svg.querySelectorAll('g.node, g.edge')].map(g => g.dataset.id).sort(),
+                  texts: [...svg.querySelectorAll('text')].map(t => t.textContent),
+                  src: built.querySelector('img.graph').getAttribute('src'),
+                  builtShown: getComputedStyle(built).display !== 'none', note: b.output.innerText,
+                  label: svg.getAttribute('aria-label') }};
+    }}""")
+    built_svg = (site / "01-computational-graphs" / drawn["src"].split("?")[0]).read_text(encoding="utf-8")
+    assert drawn["ids"] == sorted(html.unescape(i) for i in
+                                  re.findall(r'<g id="([^"]+)" class="(?:node|edge)"', built_svg))
+    assert "data 20.0000" in drawn["texts"] and "data 5.0000" in drawn["texts"], drawn["texts"]
+    assert "data 20.0000" not in built_svg
+    assert not drawn["builtShown"], "the drawing takes the build's figure's place"
+    assert "Your figure, drawn in your browser by Graphviz" in drawn["note"]
+    assert "ModuleNotFoundError" not in drawn["note"] and "no Graphviz" not in drawn["note"]
+    assert drawn["label"] == "Your version of the figure: the computation graph block 3 now draws"
+    SHOTS.mkdir(exist_ok=True)
+    page.locator(".bv-run-output").nth(2).screenshot(path=str(SHOTS / "edited-figure-chapter-1.png"))
+    page.evaluate(f"() => {RUN}.blocks[0].reset.click()")
+    page.evaluate(f"() => {RUN}.blocks[2].run.click()")
+    page.wait_for_function(f"() => !{RUN}.blocks[2].running && {RUN}.blocks[2].output.innerText.includes("
+                           "'drawn when the site was built')", timeout=60_000)
+    assert page.evaluate(f"() => getComputedStyle({RUN}.blocks[2].output.nextElementSibling).display") != "none"
+    assert len([url for url in requests if "/assets/viz/" in url]) == 1
+    assert [url for url in requests if not url.startswith((origin, "data:", "blob:"))] == []
+    page.close()
+
+
+def test_a_matplotlib_block_says_why_in_one_line_and_keeps_the_builds_figure(browser, origin):
+    page = browser.new_page()
+    page.goto(f"{origin}/07-check-break-fix/", wait_until="load")
+    n = page.evaluate(f"""async () => {{
+        const r = {RUN};
+        for (const b of r.blocks) if (b.code.textContent.includes('import matplotlib')) return b.n;
+    }}""")
+    page.evaluate(f"n => {RUN}.blocks[n - 1].run.click()", n)
+    page.wait_for_function(f"n => !{RUN}.blocks[n - 1].running && {RUN}.blocks[n - 1].result", arg=n,
+                           timeout=90_000)
+    text = page.evaluate(f"n => {RUN}.blocks[n - 1].output.innerText", n)
+    assert text == ("Not run in your browser: Python in your browser has no matplotlib: Pyodide's npm package "
+                    "holds the core runtime only, and no package registry this site reaches serves matplotlib "
+                    "for the browser. The figure below was drawn when the site was built, from the page's code.")
+    assert page.evaluate(f"n => !!{RUN}.blocks[n - 1].output.nextElementSibling.querySelector('img.graph')", n)
+    page.close()
