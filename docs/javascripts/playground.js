@@ -216,8 +216,9 @@ function view(data, svg, link) {
     element("td", { text: leaf.passed ? "✓ agrees" : "✗ differs" })));
   const summary = element("p", { class: data.check.passed ? "bv-pg__pass" : "bv-pg__fail",
     text: data.check.passed
-      ? `Every leaf's grad agrees with centered finite differences (h = ${data.check.h}): relative error at ` +
-        `most ${data.check.tol}, or an absolute difference under ${data.check.absTol}.`
+      ? `Every leaf's grad agrees with centered finite differences (h = ${data.check.h.toExponential()}): ` +
+        `relative error at most ${data.check.tol.toExponential()}, or an absolute difference under ` +
+        `${data.check.absTol.toExponential()}.`
       : "Some grads differ from centered finite differences. Where the function has a kink (relu at 0) " +
         "or a large curvature, the estimate itself is off; otherwise the engine would be wrong." });
   const table = element("div", { class: "bv-pg__table" }, element("table", {},
