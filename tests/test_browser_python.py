@@ -998,7 +998,7 @@ def test_a_block_that_sleeps_past_the_limit_is_stopped_and_the_message_names_sle
     finally:
         page.evaluate("() => { delete document.querySelector('.bv-run').dataset.timeoutMs; }")
         page.evaluate(f"n => {RUN}.blocks[n - 1].reset.click()", block["n"])
-    assert result["kind"] == "timeout" and 1.5 <= seconds < 10
+    assert result["kind"] == "timeout" and 1.5 <= seconds < 30  # stopped at its limit; loose for a loaded machine
     assert output == STOPPED.format(seconds=1.5)
 
 
@@ -1017,7 +1017,7 @@ def test_stop_ends_a_running_exercise_at_once_and_the_next_run_starts_python_aga
     page.keyboard.press("Enter")
     page.wait_for_function("() => !document.querySelector('.exercise[data-exercise=\"zero_grad\"]')"
                            ".classList.contains('is-running')", timeout=5_000)
-    assert time.perf_counter() - start < 2
+    assert time.perf_counter() - start < 5  # at once: the endless loop's own limit is far off
     assert report(page, "zero_grad") == ("Stopped. Python was shut down; the next Run starts it again.", [])
     assert stop.is_hidden() and page.evaluate("document.activeElement.textContent") == "Run", \
         "the focus goes back to Run, not to <body>"
@@ -1031,7 +1031,9 @@ def test_an_endless_loop_is_stopped_and_the_next_run_works(chapter):
     set_code(page, "zero_grad", "while True:\n    pass\n")
     summary, rows, seconds = run(page, "zero_grad")
     assert summary == STOPPED.format(seconds=1.5)
-    assert rows == [] and 1.5 <= seconds < 10
+    # stopped, not left running: the limit is 1.5 s; ending the worker takes a loaded machine
+    # (a CI run beside the other test worker) seconds more, so the bound is loose
+    assert rows == [] and 1.5 <= seconds < 30
     solution = exercise_format.load("zero_grad").solution
     set_code(page, "zero_grad", solution)
     summary, rows, seconds = run(page, "zero_grad")
