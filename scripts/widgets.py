@@ -32,29 +32,17 @@ import html
 import itertools
 import json
 
-from micrograd import draw_dot
 from micrograd.engine import Value
 from micrograd.trace import trace
 from scripts.directives import Directive, DirectiveError, Output
 from scripts.figures import to_svg
+from scripts.stepper_trace import draw as _draw
+from scripts.stepper_trace import field, number, replay
+from scripts.stepper_trace import name as _name
 
 MAX_VISIT_NODES = 5  # 5! = 120 orders, each a full backward pass
-RANKDIR = "TB"  # a widget's graph top to bottom: narrow, for a phone; wider ones scroll
-RANKSEP = "0.5"  # inches between ranks: room on each edge for its upstream × local = contribution
+__all__ = ["StepperParser", "VisitOrderParser", "field", "number", "orders", "replay"]
 
-
-def number(x):
-    """A number as a caption shows it: at most 4 decimals, no trailing zeros, a true minus."""
-    if isinstance(x, str):  # the trace writes inf and NaN as strings
-        return {"Infinity": "∞", "-Infinity": "−∞", "NaN": "NaN"}[x]
-    text = f"{x:.4f}".rstrip("0").rstrip(".")
-    text = "0" if text in ("-0", "") else text
-    return text.replace("-", "−")
-
-
-def field(x):
-    """A number as the graph's records show it (draw_dot's 4 decimals)."""
-    return f"{x:.4f}" if not isinstance(x, str) else number(x)
 
 
 class StepperParser(Directive):
@@ -92,42 +80,6 @@ class VisitOrderParser(Directive):
         files = {svg: to_svg(_draw(root)),
                  data: json.dumps(exported, ensure_ascii=False, sort_keys=True)}
         return Output(self.kind, example.line, _container("bv-visit-order", page.url(data), n), files)
-
-
-def _draw(root):
-    graph = draw_dot(root, rankdir=RANKDIR)
-    graph.attr(ranksep=RANKSEP)
-    return graph
-
-
-def replay(root):
-    """Everything a stepper shows for one graph, as plain data (see the module docstring)."""
-    t = trace(root)
-    nodes = {node["id"]: node for node in t["nodes"]}
-    names = {node["id"]: _name(node) for node in t["nodes"]}
-    parents = {}
-    for edge in t["edges"]:
-        parents.setdefault(edge["child"], []).append(edge)
-    forward = [_forward_caption(nodes[i], names, parents.get(i, []), nodes) for i in t["forward"]]
-    backward = [_backward_caption(step, names) for step in t["backward"]]
-    return {
-        "nodes": [{"id": node["id"], "name": names[node["id"]], "data": f"data {field(node['data'])}"}
-                  for node in t["nodes"]],
-        "forward": t["forward"],
-        "forwardCaptions": forward,
-        "backward": [{"node": step["node"], "edges": [u["edge"] for u in step["updates"]],
-                      "parents": sorted({u["parent"] for u in step["updates"]}),
-                      "grads": [f"grad {field(g)}" for g in step["grads"]],
-                      "contributions": {u["edge"]: _contribution(u) for u in step["updates"]}}
-                     for step in t["backward"]],
-        "backwardCaptions": backward,
-        "zeroGrads": [f"grad {field(0.0)}"] * len(t["nodes"]),
-        # an edge's local derivative is known from the step that computes its child
-        "edges": {edge["id"]: {"text": _edge_text(edge, names, nodes),
-                               "pending": _edge_pending(edge, names, nodes),
-                               "from": t["forward"].index(edge["child"]) + 1}
-                  for edge in t["edges"]},
-    }
 
 
 def orders(root, at):
@@ -239,74 +191,6 @@ def _presets(value, at):
         return list(value.items())
     raise DirectiveError(f"{at}: a stepper needs a Value or a dict {{title: Value}}, "
                          f"not {type(value).__name__}")
-
-
-def _name(node):
-    return node["label"] or number(node["data"])
-
-
-def _ref(name):
-    """A node's name where a caption uses it: a label like x1*w1 + x2*w2 in parentheses, so
-    that (x1*w1 + x2*w2).grad cannot be read as x1*w1 + (x2*w2.grad)."""
-    return name if name.isidentifier() else f"({name})"
-
-
-OPS = {"+": "{0} + {1}", "*": "{0} · {1}", "tanh": "tanh({0})", "exp": "exp({0})", "ReLU": "relu({0})"}
-
-
-def _expression(op, operands):
-    if op.startswith("**"):
-        return f"{operands[0]}^{op[2:]}"
-    return OPS[op].format(*operands)
-
-
-def _forward_caption(node, names, edges, nodes):
-    name = _ref(names[node["id"]])
-    if not edges:
-        return f"{name} is a leaf: its data, {number(node['data'])}, is given."
-    symbols = [_ref(names[e["parent"]]) for e in edges]
-    values = [_paren(number(nodes[e["parent"]]["data"])) for e in edges]
-    return (f"Forward: {name} = {_expression(node['op'], symbols)} = "
-            f"{_expression(node['op'], values)} = {number(node['data'])}.")
-
-
-def _backward_caption(step, names):
-    name = _ref(names[step["node"]])
-    if "seed" in step:
-        return f"Seed: {name}.grad = {number(step['seed'])}, because ∂{name}/∂{name} = 1."
-    if not step["updates"]:
-        return f"Visit {name}: a leaf, with no parents to pass its gradient to."
-    upstream = number(step["updates"][0]["upstream"])
-    pushes = [f"{_ref(names[u['parent']])}.grad += {_paren(number(u['local']))} × {_paren(upstream)} "
-              f"= {number(u['contribution'])}, now {number(u['after'])}"
-              for u in step["updates"]]
-    return f"Visit {name}, upstream gradient {name}.grad = {upstream}: " + "; ".join(pushes) + "."
-
-
-def _edge_text(edge, names, nodes):
-    value = number(edge["local"])
-    rule = edge["formula"]
-    shown = rule if rule.endswith(f"= {value}") else f"{rule} = {value}"
-    op = nodes[edge["child"]]["op"]
-    return (f"Edge {_ref(names[edge['parent']])} → {_ref(names[edge['child']])} ({op}): "
-            f"local derivative {shown}.")
-
-
-def _edge_pending(edge, names, nodes):
-    """What an edge says before the forward pass has computed its child: the rule, no number."""
-    child = _ref(names[edge["child"]])
-    return (f"Edge {_ref(names[edge['parent']])} → {child} ({nodes[edge['child']]['op']}): local "
-            f"derivative {edge['formula']}, a number once the forward pass has computed {child}.")
-
-
-def _contribution(update):
-    """upstream × local = contribution, as the figure shows it on the edge being used."""
-    return (f"{_paren(number(update['upstream']))} × {_paren(number(update['local']))} = "
-            f"{number(update['contribution'])}")
-
-
-def _paren(text):
-    return f"({text})" if text.startswith("−") else text
 
 
 def _container(kind, url, n):

@@ -450,3 +450,106 @@ def test_a_tapped_button_keeps_no_hover_colour_on_a_touch_screen(browser, origin
     page.evaluate("document.activeElement.blur()")
     assert undo.evaluate("b => [getComputedStyle(b).color, getComputedStyle(b).backgroundColor]") == rest
     context.close()
+
+
+def test_a_leaf_edited_on_the_stepper_is_traced_by_micrograd_in_the_browser_and_reset_restores_the_build(
+        page, origin, site):
+    """Issue 18, item 2: a = 5 on chapter 1's (a + b)·c, by keyboard: micrograd in Pyodide traces
+    the page's own graph with it, the figure is drawn again with draw_dot's ids, every number
+    is CPython's micrograd's; Reset brings back the build's trace, figure and values."""
+    from micrograd.engine import Value
+    from scripts.stepper_trace import replay
+
+    built = json.loads((site / "01-computational-graphs" / "stepper-1.json").read_text(encoding="utf-8"))
+    preset = built["presets"][0]
+    assert [(n["label"], n["op"]) for n in preset["graph"]] == [
+        ("a", ""), ("b", ""), ("e", "+"), ("c", ""), ("f", "*")]
+    a, b, c = Value(5.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c")
+    e = a + b
+    e.label = "e"
+    f = e * c
+    f.label = "f"
+    expected = replay(f)  # micrograd in CPython
+    f.backward()
+    assert (f.data, a.grad) == (20.0, 10.0)
+
+    page.goto(origin + "/01-computational-graphs/")
+    widget = page.locator(".bv-stepper")
+    widget.wait_for(state="visible")
+    page.evaluate("() => { window.buildSvg = document.querySelector('.bv-stepper svg'); }")
+    leaf = widget.get_by_label("a", exact=True)
+    assert leaf.input_value() == "2.0"
+    leaf.focus()
+    page.keyboard.press("Control+A")
+    page.keyboard.type("5")
+    page.keyboard.press("Enter")  # submits the leaves' form; focus stays in the box
+    note = widget.locator(".bv-widget__leaf-note")
+    page.wait_for_function("() => /Traced by micrograd/.test(document.querySelector('.bv-widget__leaf-note')"
+                           ".textContent)", timeout=120_000)
+    assert "a = 5" in note.text_content()
+    assert page.evaluate("() => document.activeElement.id") == leaf.get_attribute("id")
+    assert page.evaluate("() => document.querySelector('.bv-stepper svg') !== window.buildSvg")  # redrawn
+    ids = {g for g in widget.locator("g.node[data-id], g.edge[data-id]").evaluate_all(
+        "gs => gs.map(g => g.dataset.id)")}
+    assert set(preset["edges"]) | {n["id"] for n in preset["nodes"]} <= ids  # draw_dot's ids, the build's
+
+    forward, total = len(expected["forward"]), len(expected["forward"]) + len(expected["backward"])
+    widget.get_by_role("button", name="Step forward").focus()
+    for step in range(1, total + 1):
+        page.keyboard.press("Enter")  # focus moves on to Step backward when Step forward disables
+        view = stepper_view(widget)
+        assert view["status"].startswith(f"Step {step} of {total}")
+        if step <= forward:
+            assert view["caption"] == expected["forwardCaptions"][step - 1]
+        else:
+            assert view["caption"] == expected["backwardCaptions"][step - forward - 1]
+    for i, node in enumerate(expected["nodes"]):
+        assert view["fields"][node["id"]] == [node["data"], expected["backward"][-1]["grads"][i]]
+    assert view["fields"]["n4"] == ["data 20.0000", "grad 1.0000"]  # f = (5 + −3)·10
+    assert view["fields"]["n0"] == ["data 5.0000", "grad 10.0000"]  # ∂f/∂a = c
+
+    widget.get_by_role("button", name="Reset").focus()
+    page.keyboard.press("Enter")
+    assert stepper_view(widget)["status"].startswith(f"Step 0 of {len(preset['forward']) + len(preset['backward'])}")
+    assert leaf.input_value() == "2.0"
+    assert page.evaluate("() => document.activeElement.dataset.action") == "forward"  # focus kept in the widget
+    for _ in preset["forward"]:
+        widget.get_by_role("button", name="Step forward").click()
+    for _ in preset["backward"]:
+        widget.get_by_role("button", name="Step backward").click()
+    view = stepper_view(widget)
+    for i, node in enumerate(preset["nodes"]):
+        assert view["fields"][node["id"]] == [node["data"], preset["backward"][-1]["grads"][i]]
+
+
+def test_the_stepper_graph_rebuilt_with_new_leaf_values_is_the_engines_own(site):
+    """scripts.stepper_trace.live, as the browser runs it: the page's graph rebuilt from its
+    exported structure gives the build's replay and DOT with the build's values, the replay of
+    the same expression written out in CPython with new ones, and refuses a value by name."""
+    from micrograd.engine import Value
+    from scripts.stepper_trace import draw, live, rebuild, replay
+
+    for path in sorted(site.glob("*/stepper-*.json")):
+        for preset in json.loads(path.read_text(encoding="utf-8"))["presets"]:
+            text, graph = live(json.dumps(preset["graph"]), json.dumps({}))
+            again = json.loads(text)["preset"]
+            assert {k: again[k] for k in again} == {k: preset[k] for k in again}, (path, preset["title"])
+            assert graph.source == draw(rebuild(preset["graph"], {})).source
+    x1, x2, w1, w2 = (Value(v, label=n) for v, n in [(2.0, "x1"), (-1.5, "x2"), (-3.0, "w1"), (1.0, "w2")])
+    x1w1, x2w2 = x1 * w1, x2 * w2
+    x1w1.label, x2w2.label = "x1*w1", "x2*w2"
+    total = x1w1 + x2w2
+    total.label = "x1*w1 + x2*w2"
+    n = total + Value(6.8813735870195432, label="b")
+    n.label = "n"
+    o = n.tanh()
+    o.label = "o"  # chapter 1's neuron, written out, with x2 = -1.5
+    chapter = json.loads((site / "01-computational-graphs" / "stepper-1.json").read_text(encoding="utf-8"))
+    neuron = chapter["presets"][1]
+    values = {leaf["id"]: {"x2": "−1.5"}.get(leaf["label"], leaf["value"]) for leaf in neuron["leaves"]}
+    text, graph = live(json.dumps(neuron["graph"]), json.dumps(values))
+    assert json.loads(text)["preset"] == replay(o)
+    assert graph.source == draw(o).source
+    refused = json.loads(live(json.dumps(neuron["graph"]), json.dumps({neuron["leaves"][0]["id"]: "two"}))[0])
+    assert refused == {"ok": False, "message": f"{neuron['leaves'][0]['label']}: “two” is not a number "
+                                               "(write it like 2, -3 or 0.5)"}

@@ -2,11 +2,20 @@
 // the site was built (scripts/widgets.py). What the reader sees is a function of (preset,
 // step, the edge they picked) and every number in it is a string the build wrote: this
 // script does no arithmetic.
+//
+// Edit leaf values: the reader changes a leaf (a, b, c; x1, w1…) and presses Run; the
+// preset's graph ("graph": each node's op, label and parents, exported by the build) goes
+// to the reader's Python (python.js: Pyodide, started on the first press), where
+// scripts/stepper_trace.py builds it again from micrograd Values with the new data and
+// replays it with micrograd.trace; the figure is drawn again by Graphviz (viz.js) with
+// draw_dot's ids. Reset brings back the build's trace and figure.
 
 import { element } from "./dom.js";
 import { bindGraph, remember, recall } from "./graph.js";
 
 const PLAY_MS = 900;
+const TIMEOUT_MS = 20000;
+const CHUNK = 9000; // characters of the replay's JSON per block (a block prints at most 10,000)
 const EDGE_HINT = "Click or focus an edge (an arrow into an operation) to read its local derivative.";
 
 // Where focus goes when the button that has it is disabled by the step it took: on to the
@@ -22,6 +31,7 @@ const NEXT_FOCUS = {
 export async function init(root) {
   const data = await (await fetch(root.dataset.src)).json();
   const svgs = await Promise.all(data.presets.map((p) => fetch(p.svg).then((r) => r.text())));
+  const built = { presets: [...data.presets], svgs: [...svgs] }; // what Reset brings back
   let preset = 0;
   let step = 0;
   let edge = null; // the edge the reader picked, in the current preset
@@ -49,7 +59,73 @@ export async function init(root) {
     });
     root.append(presets);
   }
-  root.append(graph, controls, status, caption, edgeNote);
+  const leaves = element("form", { class: "bv-widget__leaves", novalidate: "" });
+  const leafNote = element("p", { class: "bv-widget__leaf-note", role: "status" });
+  root.append(graph, leaves, leafNote, controls, status, caption, edgeNote);
+  const edited = () => data.presets[preset] !== built.presets[preset];
+
+  // One labelled input per leaf the reader may change, filled with the current trace's values.
+  function leafInputs() {
+    const p = data.presets[preset];
+    const fields = p.leaves.map((leaf) => {
+      const id = `${root.id}-leaf-${leaf.id}`;
+      const input = element("input", { id, type: "text", class: "bv-widget__leaf", inputmode: "text",
+        spellcheck: "false", autocomplete: "off", "data-node": leaf.id });
+      input.value = p.values?.[leaf.id] ?? leaf.value;
+      return element("span", { class: "bv-widget__field" }, element("label", { for: id, text: leaf.label }), input);
+    });
+    const run = element("button", { type: "submit", class: "bv-button", "data-action": "values" },
+      "Run with these values");
+    leaves.replaceChildren(element("fieldset", {}, element("legend", { text: "Leaf values" }), ...fields, run));
+  }
+  leaves.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    if (leaves.classList.contains("is-running")) return;
+    const at = preset;
+    const values = Object.fromEntries(Array.from(leaves.querySelectorAll("input"), (i) => [i.dataset.node, i.value]));
+    leaves.classList.add("is-running");
+    leafNote.textContent = "Starting Python…";
+    try {
+      const answer = await retrace(built.presets[at], values);
+      if (at !== preset) return;
+      if (answer.message) { leafNote.textContent = answer.message; return; }
+      data.presets[at] = { ...answer.preset, title: built.presets[at].title, values };
+      svgs[at] = answer.svg;
+      rebind(null);
+      show(0);
+      leafNote.textContent = `Traced by micrograd in your browser with ${answer.described}: step through it, ` +
+        "or Reset for the page's values.";
+    } catch (error) {
+      leafNote.textContent = `It could not be traced: ${error.message ?? error}`;
+    } finally {
+      leaves.classList.remove("is-running");
+    }
+  });
+
+  // The preset's graph with `values` through micrograd.trace in the reader's Python:
+  // {preset, svg, described} or {message} (a value refused, or Python could not run it).
+  async function retrace(p, values) {
+    const { runBlocks } = await import("./python.js");
+    const { drawSVG } = await import("./viz.js");
+    const literal = (text) => JSON.stringify(text); // a JSON string is a Python string literal
+    const first = "from scripts.stepper_trace import live\n" +
+      `_bv_text, _bv_graph = live(${literal(JSON.stringify(p.graph))}, ${literal(JSON.stringify(values))})\n_bv_graph`;
+    const count = Math.ceil((3 * JSON.stringify(p).length) / CHUNK) + 1;
+    const blocks = [first, ...Array.from({ length: count }, (_, k) =>
+      `print(_bv_text[${k * CHUNK}:${(k + 1) * CHUNK}], end="")`)].map((source) =>
+      ({ line: 0, kind: "code", hidden: true, source, skip: null, when: null, figure: false }));
+    const answer = await runBlocks({ blocks: JSON.stringify({ blocks }), upto: blocks.length - 1,
+      timeoutMs: TIMEOUT_MS, onProgress: (text) => { leafNote.textContent = text; } });
+    if (answer.kind !== "result") return { message: answer.message };
+    const results = answer.report.results;
+    const failed = results.find((r) => r.status !== "ran");
+    if (failed) return { message: `Python could not trace it: ${failed.error || failed.status}` };
+    if (results[results.length - 1].output) return { message: "The trace is too large to show here." };
+    const reply = JSON.parse(results.slice(1).map((r) => r.output).join(""));
+    if (!reply.ok) return { message: reply.message };
+    const described = p.leaves.map((leaf) => `${leaf.label} = ${values[leaf.id].trim()}`).join(", ");
+    return { preset: reply.preset, svg: await drawSVG(results[0].dot), described };
+  }
 
   let view = null; // the bound SVG of the current preset
   const counts = () => {
@@ -61,14 +137,21 @@ export async function init(root) {
   function choose(index, at, picked = null) {
     stop();
     preset = index;
+    rebind(picked);
+    leafInputs();
+    leafNote.textContent = "";
+    presets.querySelectorAll("button").forEach((b, i) => b.setAttribute("aria-pressed", String(i === preset)));
+    show(Math.min(at, counts().total));
+  }
+
+  // The current preset's figure (the build's, or the one drawn for the reader's values), bound.
+  function rebind(picked) {
     const p = data.presets[preset];
     edge = picked in p.edges ? picked : null;
     view = bindGraph(graph, svgs[preset], `${root.id}-${preset}`, p.nodes, Object.keys(p.edges), (id) => {
       edge = id;
       show(step);
     });
-    presets.querySelectorAll("button").forEach((b, i) => b.setAttribute("aria-pressed", String(i === preset)));
-    show(Math.min(at, counts().total));
   }
 
   // What an edge says at this step: its rule, and its number once the forward pass has
@@ -118,7 +201,7 @@ export async function init(root) {
     buttons.forward.disabled = step >= forward;
     buttons.backward.disabled = step < forward || step >= total;
     buttons.back.disabled = step === 0;
-    buttons.reset.disabled = step === 0;
+    buttons.reset.disabled = step === 0 && !edited();
     buttons.play.disabled = step >= total && !timer;
     if (focused && buttons[focused].disabled) {
       const next = NEXT_FOCUS[focused].find((name) => !buttons[name].disabled);
@@ -136,7 +219,18 @@ export async function init(root) {
   buttons.forward.addEventListener("click", () => show(step + 1));
   buttons.backward.addEventListener("click", () => show(step + 1));
   buttons.back.addEventListener("click", () => { stop(); show(step - 1); });
-  buttons.reset.addEventListener("click", () => { stop(); edge = null; show(0); });
+  buttons.reset.addEventListener("click", () => {
+    stop();
+    edge = null;
+    if (edited()) { // back to the build's trace, figure and values
+      data.presets[preset] = built.presets[preset];
+      svgs[preset] = built.svgs[preset];
+      rebind(null);
+      leafInputs();
+      leafNote.textContent = "Back to the page's values.";
+    }
+    show(0);
+  });
   buttons.play.addEventListener("click", () => {
     if (timer) return stop();
     buttons.play.textContent = "Pause";
