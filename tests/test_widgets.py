@@ -553,3 +553,49 @@ def test_the_stepper_graph_rebuilt_with_new_leaf_values_is_the_engines_own(site)
     refused = json.loads(live(json.dumps(neuron["graph"]), json.dumps({neuron["leaves"][0]["id"]: "two"}))[0])
     assert refused == {"ok": False, "message": f"{neuron['leaves'][0]['label']}: “two” is not a number "
                                                "(write it like 2, -3 or 0.5)"}
+
+
+EDGE_REACH = """g => {
+  const hit = g.querySelector(".bv-hit");
+  g.scrollIntoView({block: "center", inline: "center"});
+  const length = hit.getTotalLength();
+  const m = hit.getScreenCTM();
+  const at = (t) => new DOMPoint(hit.getPointAtLength(t).x, hit.getPointAtLength(t).y).matrixTransform(m);
+  const [p, q] = [at(length * 0.45), at(length * 0.55)];
+  const mid = at(length * 0.5);
+  const norm = Math.hypot(q.x - p.x, q.y - p.y) || 1;
+  const [nx, ny] = [-(q.y - p.y) / norm, (q.x - p.x) / norm]; // across the line
+  const reach = (d) => document.elementsFromPoint(mid.x + nx * d, mid.y + ny * d).includes(hit);
+  let d = 0;
+  while (d < 60 && reach(d + 1) && reach(-(d + 1))) d += 1;
+  return 2 * d;  // CSS px across the line that a tap reads this edge
+}"""
+
+
+def test_every_edge_a_reader_taps_is_a_44_px_target_on_a_phone(browser, origin):
+    """Issue 16: the edges graph.js binds were about 27 px across on a phone (a 20-unit stroke at
+    1 pt a unit); each has a hit area of at least 44 CSS px, and a tap 20 px off the line reads it."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    narrow = []
+    for url in ["/01-computational-graphs/", "/03-backprop-by-hand/", "/04-engine/"]:
+        page.goto(origin + url)
+        page.wait_for_function("!document.querySelector('.bv-stepper[hidden]')")
+        for widget in page.locator(".bv-stepper").all():
+            presets = widget.locator(".bv-widget__presets button")
+            for k in range(max(1, presets.count())):
+                if presets.count():
+                    presets.nth(k).click()
+                for g in widget.locator("g.edge[role=button]").all():
+                    across = g.evaluate(EDGE_REACH)
+                    if across < 44:
+                        narrow.append(f"{url} {g.get_attribute('data-id')}: {across} px")
+    assert not narrow, narrow
+    page.goto(origin + "/01-computational-graphs/")
+    widget = page.locator(".bv-stepper")
+    widget.wait_for(state="visible")
+    edge = widget.locator("g.edge[role=button]").first
+    point = edge.evaluate(EDGE_REACH.replace("return 2 * d;", "return {x: mid.x + nx * 20, y: mid.y + ny * 20};"))
+    page.touchscreen.tap(point["x"], point["y"])
+    assert widget.locator(".bv-widget__edge").text_content() == edge.get_attribute("aria-label")
+    context.close()

@@ -11,6 +11,23 @@ export function recall(id) {
   try { return JSON.parse(sessionStorage.getItem(key(id))); } catch { return null; }
 }
 
+// Room around the drawing (in its units, 1 pt) for the hit areas of edges along its sides:
+// an edge's hit area is 34 units wide (widgets.css), and hit testing stops at the <svg>'s box.
+const HIT_MARGIN = 18;
+
+// Grows the drawing's box by `margin` on every side, at the same scale (viewBox and size).
+function widen(svg, margin) {
+  const box = (svg.getAttribute("viewBox") || "").split(/[\s,]+/).map(Number);
+  const width = parseFloat(svg.getAttribute("width"));
+  const height = parseFloat(svg.getAttribute("height"));
+  if (box.length !== 4 || box.some(Number.isNaN) || !width || !height) return;
+  const [x, y, w, h] = box;
+  const unit = (attribute) => svg.getAttribute(attribute).replace(/^[\d.]+/, "");
+  svg.setAttribute("viewBox", `${x - margin} ${y - margin} ${w + 2 * margin} ${h + 2 * margin}`);
+  svg.setAttribute("width", `${width * (w + 2 * margin) / w}${unit("width")}`);
+  svg.setAttribute("height", `${height * (h + 2 * margin) / h}${unit("height")}`);
+}
+
 // Puts `svgText` into `container`, at the size Graphviz drew it (1 unit = 1 pt), so its
 // text reads at 13 to 15 CSS px on every screen; a graph wider than the column scrolls.
 // Ids get `prefix` so two graphs on a page never clash; the original id stays in data-id.
@@ -26,6 +43,7 @@ export function bindGraph(container, svgText, prefix, nodes, edges, onEdge) {
   svg.setAttribute("role", "group");
   svg.setAttribute("aria-label", `Computation graph of ${nodes.map((n) => n.name).join(", ")}`);
   svg.querySelectorAll("title").forEach((title) => title.remove()); // n0, n0-n2-0: not for readers
+  widen(svg, HIT_MARGIN);
   container.replaceChildren(svg);
 
   const byId = (id) => svg.querySelector(`[data-id="${id}"]`);
@@ -50,6 +68,13 @@ export function bindGraph(container, svgText, prefix, nodes, edges, onEdge) {
     if (path) { // a wide, invisible twin of the line, so a finger can hit it
       const hit = path.cloneNode();
       hit.setAttribute("class", "bv-hit");
+      // as short straight pieces: Chromium hit-tests a wide stroke of a sharply bent curve
+      // short of its width (30 of 45 px on chapter 4's a·a), a polyline with round joins fully
+      const length = path.getTotalLength();
+      const pieces = Math.max(1, Math.ceil(length / 3));
+      const at = (k) => path.getPointAtLength((length * k) / pieces);
+      hit.setAttribute("d", Array.from({ length: pieces + 1 }, (_, k) =>
+        `${k ? "L" : "M"}${at(k).x.toFixed(2)},${at(k).y.toFixed(2)}`).join(""));
       group.prepend(hit);
     }
     group.setAttribute("tabindex", "0");
