@@ -30,6 +30,8 @@ from micrograd.draw import draw_dot
 from micrograd.engine import Value, topological_order
 from micrograd.gradcheck import numerical_grad, relative_error
 from micrograd.trace import trace
+from scripts.stepper_trace import field as _field
+from scripts.stepper_trace import number as _text  # numbers written as the steppers write them
 
 OPERATORS = {ast.Add: ("+", operator.add), ast.Sub: ("-", operator.sub), ast.Mult: ("*", operator.mul),
              ast.Div: ("/", operator.truediv), ast.Pow: ("**", operator.pow)}
@@ -377,19 +379,6 @@ def _backward(step, names, edges):
     parts = [f"{names[u['parent']]}.grad += {_text(u['local'])} · {_text(u['upstream'])} = {_text(u['after'])}"
              for u in step["updates"]]
     return f"Visit {who}: " + "; ".join(parts) + " (local derivative · upstream grad)."
-
-
-def _text(x):
-    """A number as a caption shows it: at most 4 decimals, no trailing zeros, a true minus."""
-    if isinstance(x, str):
-        return {"Infinity": "∞", "-Infinity": "−∞", "NaN": "NaN"}[x]
-    text = f"{x:.4f}".rstrip("0").rstrip(".")
-    return ("0" if text in ("-0", "") else text).replace("-", "−")
-
-
-def _field(x):
-    """A number as the graph's records show it (draw_dot's 4 decimals)."""
-    return f"{x:.4f}" if not isinstance(x, str) else _text(x)
 
 
 def _plain(x):
