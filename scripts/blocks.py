@@ -148,7 +148,8 @@ def run_markup(src_uri, page_url, files):
     """The HTML that gives each Python block of the chapter `src_uri` its Run: a hidden
     element naming its blocks.json (exported when the page ran; loaded on the first Run or
     Edit, not with the page) and the page lines of its visible blocks, so run-blocks.js can
-    check, at load, that it binds as many buttons as the export has blocks; and the script.
+    check, at load, that it binds as many buttons as the export has blocks. widgets.js (on
+    every page) loads run-blocks.js where it finds this element.
 
     page_url: the page's URL; files: MkDocs' Files of the build. "" for a page with no
     visible block. Raises LookupError if the page's export is not among the files.
@@ -163,10 +164,8 @@ def run_markup(src_uri, page_url, files):
     if not lines:
         return ""
     url = get_relative_url(export_file.dest_uri, page_url) + f"?v={hashlib.sha256(content).hexdigest()[:12]}"
-    script = get_relative_url("javascripts/run-blocks.js", page_url)
     return (f'<div class="bv-run" hidden data-blocks="{html.escape(url)}" '
-            f'data-lines="{" ".join(map(str, lines))}"></div>\n'
-            f'<script type="module" src="{script}"></script>\n')
+            f'data-lines="{" ".join(map(str, lines))}"></div>\n')
 
 
 def _conditions(regions):

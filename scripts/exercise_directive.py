@@ -3,8 +3,8 @@ exercise of docs/exercises/<name>.py (scripts/exercise_format.py reads it).
 
 On the page: a heading one level below the `##` section it is in, the
 instructions, the starter code as a plain code block (readable without
-JavaScript), a hints fold and a solution fold; the page's first exercise
-brings docs/javascripts/exercise.js, which adds the editor, Run and Reset.
+JavaScript), a hints fold and a solution fold. docs/javascripts/widgets.js finds
+it and loads exercise.js: the editor, Run and Reset.
 Evaluated as the other directives are (scripts/directives.py): by pytest and
 by the build, at its place in the page. An unknown exercise, or one whose file
 breaks the format, fails with page and line.
@@ -45,8 +45,6 @@ class ExerciseParser(Directive):
             raise DirectiveError(f"{at}: {error}") from None
         number = page.number(self.kind)
         text = exercise_markdown(exercise, number, min(level, 6))
-        if number == 1:  # the page's first exercise brings the script; modules run after parsing
-            text = f'<script type="module" src="{page.url("javascripts/exercise.js")}"></script>\n\n' + text
         return Output(self.kind, example.line, text)
 
 

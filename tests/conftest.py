@@ -119,15 +119,27 @@ def origin(site):
     server.shutdown()
 
 
+class _SharedPortServer(http.server.ThreadingHTTPServer):
+    """A server on a port other processes may serve too (SO_REUSEPORT: the kernel hands each
+    connection to one of them). Every pytest-xdist worker serves the same built site there,
+    so any test module may, and one worker ending takes nothing away from the others."""
+
+    def server_bind(self):
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        super().server_bind()
+
+
 @pytest.fixture(scope="session")
 def served_site(site_build, site):
     """site_build["site_url"], with the built site served there over HTTP: the address the
-    site was built for, so what it links to itself (the notebooks' wheel) is reachable.
-    Fails if that port, free when the build started, has been taken since."""
+    site was built for, so what it links to itself (the notebooks' wheel) is reachable, and
+    Material's instant navigation works (it follows only links its sitemap.xml lists, which
+    name that address). Fails if that port, free when the build started, has been taken since
+    by a program other than this test run."""
     url = site_build["site_url"]
     handler = functools.partial(_QuietHandler, directory=str(site))
     try:
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", urlsplit(url).port), handler)
+        server = _SharedPortServer(("127.0.0.1", urlsplit(url).port), handler)
     except OSError as error:
         pytest.fail(f"cannot serve the site at {url}, the address it was built for: {error}")
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -174,12 +186,34 @@ class SearchlessBrowser:
     def new_context(self, **kwargs):
         context = self.real.new_context(**kwargs)
         context.route(SEARCH_INDEX, _index_without_pages)
+        if kwargs.get("java_script_enabled", True):
+            context.on("page", _wait_for_widgets)
         return context
 
     def new_page(self, **kwargs):
         page = self.real.new_page(**kwargs)  # its own context, closed with the page
         page.route(SEARCH_INDEX, _index_without_pages)
+        if kwargs.get("java_script_enabled", True):
+            _wait_for_widgets(page)
         return page
+
+
+# widgets.js binds a page's widgets after its modules load, which the load event does not
+# wait for; it marks the page when done. A test, unlike a reader, acts at once.
+WIDGETS_BOUND = ("() => !document.querySelector('script[src*=\"javascripts/widgets.js\"]') "
+                 "|| document.documentElement.dataset.bvBound === location.pathname")
+
+
+def _wait_for_widgets(page):
+    """Make page.goto and page.reload return once the page's widgets are bound."""
+    def then_bound(original):
+        def go(*args, **kwargs):
+            response = original(*args, **kwargs)
+            page.wait_for_function(WIDGETS_BOUND, timeout=30_000)
+            return response
+        return go
+
+    page.goto, page.reload = then_bound(page.goto), then_bound(page.reload)
 
 
 @pytest.fixture(scope="session")

@@ -272,7 +272,7 @@ def test_the_exercise_becomes_a_heading_instructions_starter_and_folds(tmp_path)
     outputs = exercise_outputs(tmp_path, text)
     assert [(o.kind, o.line) for o in outputs] == [("exercise", 11), ("exercise", 13)]
     out = "\n\n".join(o.markdown for o in outputs)
-    assert out.count('<script type="module" src="../javascripts/exercise.js"></script>') == 1
+    assert "<script" not in out  # widgets.js, on every page, loads exercise.js where one is
     listed = yaml_load((ROOT / "mkdocs.yml").read_text())["markdown_extensions"]  # the site's Markdown
     extensions = [e if isinstance(e, str) else next(iter(e)) for e in listed]
     configs = {k: v or {} for e in listed if isinstance(e, dict) for k, v in e.items()}

@@ -3,7 +3,7 @@
 // scripts/exercise_directive.py turns each `<!-- exercise: name -->` of a
 // page into a <div class="exercise"> holding the title, the instructions, the
 // starter code as a plain code block (readable without JavaScript), a hints
-// fold and a solution fold, and adds this module to the page once.
+// fold and a solution fold; widgets.js loads this module where a page has one.
 //
 // What loads when:
 //   page load       this file and exercise.css (a few KB)
@@ -31,14 +31,14 @@ const here = import.meta.url;
 const DEFAULT_TIMEOUT_MS = 10000;
 const KEEP = "bv-exercise"; // localStorage: `${KEEP}:${name}:${starter hash}` -> the reader's code
 
-loadStylesheet(new URL("../stylesheets/exercise.css", here).href);
-const blocks = [...document.querySelectorAll(".exercise[data-exercise]")];
 const observer = "IntersectionObserver" in window
   ? new IntersectionObserver(onNear, { rootMargin: "400px 0px" })
   : null;
-for (const block of blocks) setUp(block);
 
-function setUp(block) {
+/** Give one exercise (`.exercise[data-exercise]`, scripts/exercise_directive.py) its editor,
+ * Run, Stop and Reset. widgets.js calls it for each exercise of each page shown. */
+export function init(block) {
+  loadStylesheet(new URL("../stylesheets/exercise.css", here).href);
   const name = block.dataset.exercise;
   const heading = block.querySelector("h1, h2, h3, h4, h5, h6");
   const starterBox = block.querySelector(".exercise-starter");

@@ -27,10 +27,8 @@ const EXAMPLES = [
   { title: "Division and powers", expression: "a / b + a ** 2 - relu(b - a)", values: "a = 3, b = -1.5" },
 ];
 
-const root = document.querySelector(".bv-playground");
-if (root) setUp(root);
-
-function setUp(root) {
+/** Build the playground in `root` (`.bv-playground`, docs/playground.md); widgets.js calls it. */
+export function init(root) {
   loadStylesheet(new URL("../stylesheets/playground.css", here).href);
   const field = (id, label, help) => {
     const input = element("input", { id, type: "text", class: "bv-pg__input", spellcheck: "false",
@@ -79,7 +77,13 @@ function setUp(root) {
     expression.value = EXAMPLES[0].expression;
     values.value = EXAMPLES[0].values;
   }
-  addEventListener("hashchange", () => { if (fromLink()) progress.textContent = "The link's expression is filled in."; });
+  // A shared link opened while the playground is shown; once another page replaces it
+  // (instant navigation), the listener goes.
+  const onHash = () => {
+    if (!root.isConnected) removeEventListener("hashchange", onHash);
+    else if (fromLink()) progress.textContent = "The link's expression is filled in.";
+  };
+  addEventListener("hashchange", onHash);
 
   async function run() {
     if (state.running) return;

@@ -12,14 +12,15 @@
 // their code runs in the same Python as its tests (exercise.js says more). Good enough
 // for a display of their own progress, which is all this is.
 //
-// Loaded on every page (mkdocs.yml), as a module: it runs after the page is parsed.
+// Loaded on every page (mkdocs.yml), as a module: it runs after the page is parsed, and shows
+// the page again after each of Material's instant navigations (dom.js: onEveryPage).
 
-import { element, loadStylesheet } from "./dom.js";
+import { element, loadStylesheet, onEveryPage } from "./dom.js";
 
 const here = import.meta.url;
 const root = new URL("../", here); // the site's root: this file is javascripts/progress.js
 const STORE = "bv-progress"; // localStorage: {page: {quiz: [ids], exercise: [names]}}
-const page = pageOf(location.href);
+let page = null; // the page shown, as progress.json names it
 let totals = null; // {page: {quizzes, exercises: [names]}}, from progress.json
 let display = null; // this page's display, if it has checks
 
@@ -37,20 +38,27 @@ document.addEventListener("bv-check", ({ detail }) => {
 // Another tab of this site recorded or cleared a check.
 window.addEventListener("storage", (event) => { if (event.key === STORE || event.key === null) render(); });
 
-start();
+const loaded = loadTotals();
+onEveryPage(async () => {
+  page = pageOf(location.href);
+  display = null;
+  if (!(await loaded)) return;
+  await loadStylesheet(new URL("../stylesheets/progress.css", here).href); // again: see dom.js
+  if (totals[page]) display = makeDisplay();
+  render();
+});
 
-async function start() {
+/** Read progress.json once; false (and a console error) if it cannot be read. */
+async function loadTotals() {
   try {
     const response = await fetch(new URL("progress.json", root));
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     totals = (await response.json()).pages;
   } catch (error) {
     console.error(`Progress: progress.json could not be read (${error.message}); no progress is shown.`);
-    return;
+    return false;
   }
-  loadStylesheet(new URL("../stylesheets/progress.css", here).href);
-  if (totals[page]) display = makeDisplay();
-  render();
+  return true;
 }
 
 /** The page a URL is, as progress.json names it: "04-engine/" ("" for the home page). */

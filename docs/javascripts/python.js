@@ -2,7 +2,9 @@
 // an exercise's tests (exercise.js) or a chapter's blocks (run-blocks.js).
 //
 // The worker, and with it Pyodide, starts on the first Run, never before; both
-// kinds of Run share it. Code that runs longer than the time limit, or that the
+// kinds of Run share it, and the steppers and the playground too. It lives as long as
+// this module: across Material's instant navigation (mkdocs.yml: navigation.instant),
+// so the next chapter's first Run finds Python up. Code that runs longer than the time limit, or that the
 // reader stops (options.signal, an AbortSignal: the exercises' Stop button), is
 // stopped the only way a static site can stop it: worker.terminate() (Pyodide's
 // interrupt buffer needs cross-origin isolation headers a static host may not

@@ -24,21 +24,20 @@
 //   first Run        python.js, its worker and Pyodide with the site's Python zip;
 //                    run-output.js (what a Run shows) with the first result
 // Runs share the exercises' worker (python.js): one Python, one Run at a time,
-// stopped after 20 s (or the element's data-timeout-ms), restarted on the next Run.
+// stopped after 20 s (or the element's data-timeout-ms), restarted on the next Run. The
+// worker outlives the page: widgets.js calls init() again on the chapter Material's instant
+// navigation brings, whose first Run finds Python already up.
 
 import { element, loadStylesheet } from "./dom.js";
 import { MOD, loadEditor } from "./editor-loader.js";
 
 const here = import.meta.url;
 const DEFAULT_TIMEOUT_MS = 20000;
-const STORE = `bv-run-edits:${location.pathname}`; // sessionStorage: {n: {source, code}}
 // The fences scripts/examples.py runs (PYTHON_INFO), as pymdownx.highlight marks them.
 const LANGUAGES = ["python", "python3", "py", "pycon"];
 
-const marker = document.querySelector(".bv-run[data-blocks]");
-if (marker) setUp(marker);
-
-function setUp(marker) {
+/** Bind Run and Edit to the Python blocks of the page whose `.bv-run` element is `marker`. */
+export function init(marker) {
   const article = marker.closest("article") ?? document.body;
   const lines = marker.dataset.lines.trim().split(/\s+/).map(Number);
   const rendered = [...article.querySelectorAll("div.highlight")].filter(
@@ -50,31 +49,32 @@ function setUp(marker) {
     return;
   }
   loadStylesheet(new URL("../stylesheets/run-blocks.css", here).href);
-  const page = { marker, lines, text: null, python: null, loading: null, blocks: [] };
+  const page = { marker, lines, text: null, python: null, loading: null, blocks: [],
+    store: `bv-run-edits:${location.pathname}` }; // sessionStorage: {n: {source, code}}
   page.blocks = rendered.map((element, i) => setUpBlock(page, element, i));
   marker.runState = page; // the blocks and their state, for the browser tests
-  const kept = savedEdits();
+  const kept = savedEdits(page);
   for (const state of page.blocks) {
     if (kept[state.n]) makeEditable(state);
   }
 }
 
-function savedEdits() {
+function savedEdits(page) {
   try {
-    return JSON.parse(sessionStorage.getItem(STORE)) ?? {};
+    return JSON.parse(sessionStorage.getItem(page.store)) ?? {};
   } catch {
     return {}; // storage off, or not ours to read: edits are simply not kept
   }
 }
 
 /** Keep (or, with code null, forget) block n's edit of the page's `source` for this session. */
-function saveEdit(n, source, code) {
-  const edits = savedEdits();
+function saveEdit(page, n, source, code) {
+  const edits = savedEdits(page);
   if (code === null || code === source.replace(/\n$/, "")) delete edits[n];
   else edits[n] = { source, code };
   try {
-    if (Object.keys(edits).length) sessionStorage.setItem(STORE, JSON.stringify(edits));
-    else sessionStorage.removeItem(STORE);
+    if (Object.keys(edits).length) sessionStorage.setItem(page.store, JSON.stringify(edits));
+    else sessionStorage.removeItem(page.store);
   } catch {
     // storage full or off: the edit stays in the editor for as long as the page is open
   }
@@ -147,14 +147,14 @@ function makeEditable(state) {
       if (state.skip) return null;
       const createEditor = await loadEditor();
       const page = state.source.replace(/\n$/, "");
-      const kept = savedEdits()[state.n];
+      const kept = savedEdits(state.page)[state.n];
       const restored = kept?.source === state.source ? kept.code : null; // an edit of this code, not older code
       state.editor = createEditor(state.host, restored ?? page, {
         label: `Block ${state.n}, editable`,
         onRun: () => runBlock(state),
-        onChange: (code) => saveEdit(state.n, state.source, code),
+        onChange: (code) => saveEdit(state.page, state.n, state.source, code),
       });
-      if (kept && restored === null) saveEdit(state.n, state.source, null);
+      if (kept && restored === null) saveEdit(state.page, state.n, state.source, null);
       if (restored !== null) {
         state.progress.textContent = "Your edit from earlier is back. Reset puts the page's code back.";
       }
@@ -180,7 +180,7 @@ function codeOf(state) {
 function resetBlock(state) {
   if (!state.editor) return;
   state.editor.setCode(state.source.replace(/\n$/, ""));
-  saveEdit(state.n, state.source, null);
+  saveEdit(state.page, state.n, state.source, null);
   state.output.replaceChildren();
   state.progress.textContent = `The page's code is back. (${MOD}+Z in the editor brings your edit back.)`;
 }

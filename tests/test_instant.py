@@ -1,0 +1,133 @@
+"""Python once per visit (issue 18, item 5), in Debian's Chromium: moving between pages with
+Material's instant navigation keeps the page's JavaScript, and with it the reader's Python
+(docs/javascripts/python.js's worker); widgets.js binds every widget of each page it brings
+(docs/javascripts/dom.js: onEveryPage).
+
+The site is served at the address it was built for (`served_site`): Material navigates
+instantly only to the pages its sitemap.xml lists, which name that address. Each test
+marks the window (`window.bvSamePage`): a page that reloaded would have lost the mark.
+"""
+
+import re
+import time
+
+import pytest
+
+from scripts import exercise_format
+
+PYTHON_RUNTIME = re.compile(r"/assets/pyodide/|site-python\.zip|/javascripts/python-worker\.js")
+RUN = "document.querySelector('.bv-run').runState"
+
+
+@pytest.fixture
+def reader(browser, served_site):
+    """A page at chapter 1, the window marked, each request and error recorded."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.requests, page.errors = [], []
+    page.on("request", lambda request: page.requests.append(request.url))
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and page.errors.append(message.text))
+    page.goto(served_site + "01-computational-graphs/", wait_until="load")
+    page.evaluate("() => { window.bvSamePage = true; }")
+    yield page
+    page.close()
+
+
+def follow(page, selector, path):
+    """Click a link of the page (instantly, by Material) and wait until `path`'s content is in."""
+    page.locator(selector).first.click()
+    page.wait_for_function("path => location.pathname.endsWith(path) && "
+                           "document.querySelector('article h1')?.id !== window.bvLastTitle", arg=path)
+    page.wait_for_load_state("load")
+    assert page.evaluate("() => window.bvSamePage === true"), f"{path}: the page was reloaded"
+    page.evaluate("() => { window.bvLastTitle = document.querySelector('article h1')?.id; }")
+
+
+def run_block(page, n, timeout=60_000):
+    """Run block n of the page shown (its Run button); the result, and seconds from the click."""
+    page.wait_for_function(f"() => {RUN}?.blocks.length > 0")
+    start = time.perf_counter()
+    page.locator(".bv-run-bar").nth(n - 1).locator(".bv-run-run").click()
+    page.wait_for_function(f"n => {{ const b = {RUN}.blocks[n - 1]; return !b.running && b.result; }}",
+                           arg=n, timeout=timeout)
+    return page.evaluate(f"n => {RUN}.blocks[n - 1].result", n), time.perf_counter() - start
+
+
+def test_the_next_chapter_keeps_python_and_its_first_run_needs_no_start(reader):
+    page = reader
+    page.evaluate("() => { window.bvLastTitle = document.querySelector('article h1')?.id; }")
+    first, cold_seconds = run_block(page, 1)
+    assert first["kind"] == "result" and first["coldStart"], first
+    runtime_fetches = len([u for u in page.requests if PYTHON_RUNTIME.search(u)])
+    assert runtime_fetches > 0
+
+    follow(page, "a.md-footer__link--next", "/02-chain-rule/")
+    # Material's navigation dropped the stylesheets the last page added to <head>: back again.
+    page.wait_for_function("() => ['run-blocks.css', 'progress.css'].every(name => [...document.styleSheets]"
+                           ".some(sheet => sheet.href?.includes('/stylesheets/' + name)))")
+    second, seconds = run_block(page, 1)
+    assert second["kind"] == "result" and not second["coldStart"], second
+    assert page.locator(".bv-run-output").first.inner_text().strip(), "the block shows its output"
+    assert len([u for u in page.requests if PYTHON_RUNTIME.search(u)]) == runtime_fetches, \
+        "nothing of Python was fetched again"
+    print(f"\nmeasured: first Run, Python starting (chapter 1) {cold_seconds:.2f} s; first Run on the "
+          f"next chapter, Python up (chapter 2) {seconds:.2f} s (budget 0.5 s)")
+
+    # Back with the browser's own button: chapter 1 again, bound again, same Python.
+    page.go_back()
+    page.wait_for_function("() => location.pathname.endsWith('/01-computational-graphs/')")
+    page.wait_for_function(f"() => {RUN}?.blocks.length > 0 && "
+                           "document.querySelector('.bv-run').closest('article').querySelector('h1')")
+    assert page.evaluate("() => window.bvSamePage === true")
+    again, _ = run_block(page, 1)
+    assert again["kind"] == "result" and not again["coldStart"], again
+    assert page.errors == []
+
+
+def test_every_widget_of_a_page_reached_instantly_works(reader, served_site):
+    """Chapter 1 to 4 through the footer, the playground through the navigation: a stepper
+    steps, a quiz answers and counts in the progress, an exercise runs in the same Python."""
+    page = reader
+    page.evaluate("() => { window.bvLastTitle = document.querySelector('article h1')?.id; }")
+    follow(page, "a.md-footer__link--next", "/02-chain-rule/")
+    follow(page, "a.md-footer__link--next", "/03-backprop-by-hand/")
+
+    stepper = page.locator(".bv-stepper").first
+    stepper.wait_for(state="visible")
+    before = stepper.locator(".bv-widget__status").text_content()
+    stepper.get_by_role("button", name=re.compile("Step forward")).click()
+    assert stepper.locator(".bv-widget__status").text_content() != before
+
+    follow(page, "a.md-footer__link--next", "/04-engine/")
+    # A quiz: right, and the chapter's progress (under its title and in the navigation) counts it.
+    quiz = page.locator('.bv-quiz[data-quiz="number"]').first
+    quiz.wait_for(state="visible")
+    page.wait_for_function("() => document.querySelector('.bv-progress')")
+    progress_before = page.locator(".bv-progress__text").text_content()
+    answer = quiz.get_attribute("data-shown")
+    quiz.get_by_label("Your answer").fill(answer)
+    quiz.get_by_label("Your answer").press("Enter")
+    assert quiz.get_attribute("data-state") == "right"
+    assert page.locator(".bv-progress__text").text_content() != progress_before
+    badge = page.locator(".md-nav__link--active .bv-progress-badge [aria-hidden]").first
+    assert badge.text_content().startswith("1/")
+    # An exercise, run with its solution: Python starts (the first Run of this visit).
+    exercise = page.locator('.exercise[data-exercise="local_add_mul"]')
+    exercise.scroll_into_view_if_needed()
+    exercise.locator(".cm-editor").wait_for()
+    solution = exercise_format.load("local_add_mul").solution
+    page.evaluate("code => document.querySelector('.exercise[data-exercise=\"local_add_mul\"]')"
+                  ".exerciseState.editor.setCode(code)", solution)
+    exercise.locator(".exercise-run").click()
+    page.wait_for_function("() => !document.querySelector('.exercise[data-exercise=\"local_add_mul\"]')"
+                           ".classList.contains('is-running')", timeout=60_000)
+    assert exercise.locator(".exercise-summary").text_content().startswith("All ")
+
+    follow(page, 'nav.md-nav--primary a.md-nav__link[href$="/playground/"]', "/playground/")
+    page.get_by_role("button", name="Draw and check").click()
+    page.wait_for_function("() => { const p = document.querySelector('.bv-playground').playground; "
+                           "return p.data && !p.running; }", timeout=60_000)
+    assert page.locator(".bv-pg__pass").count() == 1, page.locator(".bv-playground").inner_text()
+    assert page.evaluate("() => document.querySelector('.bv-playground').playground.timing.startMs") == 0, \
+        "the exercise's Python drew the playground: no new start"
+    assert page.errors == []
