@@ -57,12 +57,12 @@ from scripts.figures import FigureParser
 # The pages that get Run on every Python block, by file name: the chapters whose code runs in
 # the reader's Python (the standard library and micrograd). Their blocks that need what the
 # browser lacks say why in one line: matplotlib figures keep the build's figure, PyTorch
-# blocks are skipped with the page's reason (scripts/run_blocks.py). Not chapter 9: numpy is
-# in every one of its blocks, and the browser has no numpy. Not chapter 10: it measures
-# CPython itself (gc, tracemalloc, timeit) on graphs deeper than the browser's stack lets
-# Pyodide free (its memory block stops Python). The training notebook (06-training.py) is a
-# notebook page, not Markdown; it is not matched.
-RUNNABLE = re.compile(r"0[1-578]-[^/]+\.md")
+# blocks are skipped with the page's reason (scripts/run_blocks.py), and so are chapter 10's
+# graphs deeper than the browser's stack lets Pyodide free (`skip: start if(sys.platform ==
+# "emscripten", ...)` on the page). Not chapter 9: numpy is in every one of its blocks, and
+# the browser has no numpy. The training notebook (06-training.py) is a notebook page, not
+# Markdown; it is not matched.
+RUNNABLE = re.compile(r"(0[1-578]|10)-[^/]+\.md")
 EXPORT = "blocks.json"  # next to the page's other generated files: docs/<page>/blocks.json
 
 

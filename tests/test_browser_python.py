@@ -332,6 +332,9 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {
     ("07-check-break-fix", "print(check(InputTanhValue, neuron, **NEURON))"):
         "Pyodide's libm rounds tanh differently in the last bit: one finite difference prints "
         "0.5000000001 where the page's Python prints 0.5",
+    ("10-under-the-hood", 'hasattr(node, "__dict__"), sys.getsizeof(node)'):
+        "Pyodide is 32-bit WebAssembly: with 4-byte pointers the node is 48 bytes and its float 16, "
+        "where the page's 64-bit Python says 96 and 24",
 }
 
 
@@ -538,12 +541,10 @@ def test_every_chapters_blocks_give_the_pages_outputs_in_the_browsers_python(cha
     found, seconds = {}, {}
     for name in CHAPTERS:
         report = page.evaluate("""async (name) => {
-            const marker = document.querySelector('.bv-run');
             const text = await (await fetch(`../${name}/blocks.json`)).text();
             const { runBlocks } = await import(new URL('../javascripts/python.js', location.href).href);
             return runBlocks({ blocks: text, upto: JSON.parse(text).blocks.length - 1, edits: {},
-                runtimeURL: new URL(marker.dataset.runtime, location.href).href,
-                pythonURL: new URL(marker.dataset.python, location.href).href, timeoutMs: 60000 });
+                               timeoutMs: 60000 });  // the runtime: the page's own (.bv-python)
         }""", name)
         assert report["kind"] == "result", (name, report)
         seconds[name] = round(report["runMs"] / 1000, 2)
@@ -551,7 +552,7 @@ def test_every_chapters_blocks_give_the_pages_outputs_in_the_browsers_python(cha
         for r in report["report"]["results"]:
             if r["status"] in ("ran", "skipped"):
                 continue
-            if r["status"] == "unavailable" and r["figure"]:
+            if r["status"] == "unavailable":  # a figure, or chapter 10's arrays: the browser has neither
                 assert re.fullmatch(r"ModuleNotFoundError: No module named '(matplotlib|numpy)'", r["error"]), r
                 continue
             found[name, r["line"]] = (r["status"], source[r["line"]])
