@@ -75,6 +75,13 @@ def test_nothing_of_python_or_graphviz_loads_with_the_page(pg):
         "(a + b) * c", "a = 2, b = -3, c = 10"]
 
 
+def test_chapters_1_to_4_link_to_the_playground(site):
+    for chapter in ["01-computational-graphs", "02-chain-rule", "03-backprop-by-hand", "04-engine"]:
+        page = (site / chapter / "index.html").read_text(encoding="utf-8")
+        content = page[page.index('<article'):page.index('</article>')]  # not the navigation's link
+        assert 'href="../playground/"' in content, chapter
+
+
 def test_the_playground_reads_without_javascript(browser, origin):
     page = browser.new_page(java_script_enabled=False)
     page.goto(f"{origin}/playground/")
