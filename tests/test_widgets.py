@@ -4,10 +4,13 @@ the lost path, a quiz accepts the right answer in its forms and rejects a wrong 
 keyboard too, with nothing but the site's own files, and within the page's script budget."""
 
 import json
+from pathlib import Path
 
 import pytest
 
 from scripts import ROOT
+
+SHOTS = Path("/tmp/shots-widgets")
 
 SCRIPT_BUDGET = 30_000  # bytes of our own script a widget page may add, before compression
 WIDGET_SCRIPTS = ["widgets.js", "dom.js", "graph.js", "stepper.js", "visit-order.js", "quiz.js"]
@@ -599,3 +602,41 @@ def test_every_edge_a_reader_taps_is_a_44_px_target_on_a_phone(browser, origin):
     page.touchscreen.tap(point["x"], point["y"])
     assert widget.locator(".bv-widget__edge").text_content() == edge.get_attribute("aria-label")
     context.close()
+
+
+def test_the_neuron_edited_twice_is_traced_again_and_reads_mid_backward_at_every_width(page, origin):
+    """Chapter 1's neuron: x2 = -1.5 (Python starts), then w1 = -2 (Python up: the budget is
+    150 ms from the press to the new trace drawn, printed, not asserted); stepped into the
+    backward pass, it reads at 1280 and 390 px, light and dark (screenshots in SHOTS)."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(origin + "/01-computational-graphs/")
+    widget = page.locator(".bv-stepper")
+    widget.wait_for(state="visible")
+    widget.get_by_role("button", name="the neuron").click()
+    timings = []
+    for label, value in [("x2", "-1.5"), ("w1", "-2")]:
+        page.evaluate("() => { document.querySelector('.bv-stepper').retraceMs = null; }")
+        widget.get_by_label(label, exact=True).fill(value)
+        widget.get_by_role("button", name="Run with these values").click()
+        page.wait_for_function("() => document.querySelector('.bv-stepper').retraceMs", timeout=120_000)
+        timings.append(page.evaluate("() => document.querySelector('.bv-stepper').retraceMs"))
+        assert f"{label} = {value}" in widget.locator(".bv-widget__leaf-note").text_content()
+    print(f"\nmeasured: the neuron's leaf edited, press to new trace drawn: {timings[0]:.0f} ms with "
+          f"Python's start, {timings[1]:.0f} ms with Python up (budget 150 ms)")
+    forward, backward = (widget.get_by_role("button", name=n) for n in ("Step forward", "Step backward"))
+    while forward.is_enabled():
+        forward.click()
+    for _ in range(6):  # mid-way: the neuron's backward pass has more steps than this
+        backward.click()
+    assert backward.is_enabled()
+    status = stepper_view(widget)["status"]
+    assert "backward" in status.lower(), status
+    page.add_style_tag(content="*, *::before, *::after { transition: none !important; }")
+    SHOTS.mkdir(exist_ok=True)
+    for width in [1280, 390]:
+        for scheme in ["default", "slate"]:
+            page.set_viewport_size({"width": width, "height": 900})
+            page.evaluate("s => document.body.setAttribute('data-md-color-scheme', s)", scheme)
+            widget.screenshot(path=str(SHOTS / f"neuron-edited-{width}-{scheme}.png"))
+            wide = page.evaluate("() => document.scrollingElement.scrollWidth")
+            assert wide <= width, (width, wide)

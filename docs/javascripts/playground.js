@@ -143,6 +143,7 @@ export function init(root) {
       element("pre", { class: "bv-pg__caret", "aria-hidden": "true" },
         element("code", { text: `${input.value.replace(/\s/g, " ")}\n${caret}` })));
     state.data = null;
+    result.hidden = true; // the last graph is not this expression's
   }
 
   async function show(data) {

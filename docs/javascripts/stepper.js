@@ -85,6 +85,7 @@ export async function init(root) {
     const values = Object.fromEntries(Array.from(leaves.querySelectorAll("input"), (i) => [i.dataset.node, i.value]));
     leaves.classList.add("is-running");
     leafNote.textContent = "Starting Python…";
+    const started = performance.now();
     try {
       const answer = await retrace(built.presets[at], values);
       if (at !== preset) return;
@@ -95,6 +96,7 @@ export async function init(root) {
       show(0);
       leafNote.textContent = `Traced by micrograd in your browser with ${answer.described}: step through it, ` +
         "or Reset for the page's values.";
+      root.retraceMs = performance.now() - started; // press to new trace drawn, for the browser tests
     } catch (error) {
       leafNote.textContent = `It could not be traced: ${error.message ?? error}`;
     } finally {
