@@ -29,9 +29,7 @@ import operator
 from micrograd.draw import draw_dot
 from micrograd.engine import Value, topological_order
 from micrograd.gradcheck import numerical_grad, relative_error
-from micrograd.trace import trace
-from scripts.stepper_trace import field as _field
-from scripts.stepper_trace import number as _text  # numbers written as the steppers write them
+from scripts.stepper_trace import replay
 
 OPERATORS = {ast.Add: ("+", operator.add), ast.Sub: ("-", operator.sub), ast.Mult: ("*", operator.mul),
              ast.Div: ("/", operator.truediv), ast.Pow: ("**", operator.pow)}
@@ -44,8 +42,10 @@ LABEL_LENGTH = 16  # a node made by a part of the expression shows that part if 
 H = 1e-6  # the finite-difference step, as micrograd.gradcheck's default
 TOL = 1e-6  # relative error that passes, as micrograd.gradcheck's default ...
 ABS_TOL = 1e-9  # ... or this absolute difference: near 0 a relative error means nothing
+# What the view needs of scripts.stepper_trace.replay: the steps, captions and edge texts a
+# stepper shows, written the same way by construction.
+VIEW = ("nodes", "forward", "forwardCaptions", "backward", "backwardCaptions", "zeroGrads", "edges")
 RANKDIR = "TB"  # top to bottom: the graph must fit a phone, as the steppers' graphs do
-OP_TEXT = {"+": "+", "*": "·"}
 
 
 class PlaygroundError(ValueError):
@@ -159,7 +159,7 @@ def _run(expression, values):
         raise PlaygroundError(f"its graph has {count} nodes; the playground draws at most {MAX_NODES}",
                               "expression", 1)
     dot = draw_dot(root, rankdir=RANKDIR).source
-    steps = _replay(root)
+    steps = {key: value for key, value in replay(root).items() if key in VIEW}  # as a stepper shows it
     root.backward()
     inputs = [leaves[name] for name in names]
     try:
@@ -320,65 +320,6 @@ def _build(node, leaves, text, labels):
             labels.append(out)
             out.label = f"t{len(labels)}"
     return out
-
-
-# --- The steps, as the view replays them ----------------------------------------------------
-
-
-def _replay(root):
-    """The forward and backward pass of root's graph from micrograd.trace, every number as text."""
-    t = trace(root)
-    nodes = {node["id"]: node for node in t["nodes"]}
-    names = {node["id"]: _name(node) for node in t["nodes"]}
-    into = {}
-    for edge in t["edges"]:
-        into.setdefault(edge["child"], []).append(edge)
-    return {
-        "nodes": [{"id": n["id"], "name": names[n["id"]], "data": f"data {_field(n['data'])}"} for n in t["nodes"]],
-        "edges": {e["id"]: f"Edge {names[e['parent']]} into {names[e['child']]}: local derivative "
-                  f"{_text(e['local'])}, by {e['formula']}." for e in t["edges"]},
-        "forward": t["forward"],
-        "forwardCaptions": [_forward(nodes[i], into.get(i, []), nodes, names) for i in t["forward"]],
-        "backward": [{"node": s["node"], "edges": [u["edge"] for u in s["updates"]],
-                      "parents": sorted({u["parent"] for u in s["updates"]}),
-                      "grads": [f"grad {_field(g)}" for g in s["grads"]]} for s in t["backward"]],
-        "backwardCaptions": [_backward(s, names, into.get(s["node"], [])) for s in t["backward"]],
-        "zeroGrads": [f"grad {_field(0.0)}"] * len(t["nodes"]),
-    }
-
-
-def _name(node):
-    """How captions name a node: its label, in parentheses if it is a part such as a + b."""
-    label = node["label"]
-    if label:
-        return label if label.isidentifier() else f"({label})"
-    return _text(node["data"]) if not node["op"] else f"the {node['op']} node"
-
-
-def _forward(node, edges, nodes, names):
-    if not edges:
-        return f"{names[node['id']]} is a leaf: data {_text(node['data'])}."
-    values = [_text(nodes[e["parent"]]["data"]) for e in edges]
-    values = [f"({v})" if v.startswith("−") else v for v in values]
-    op = node["op"]
-    if op in OP_TEXT:
-        formula = f" {OP_TEXT[op]} ".join(values)
-    elif op.startswith("**"):
-        formula = f"{values[0]}^{op[2:]}"
-    else:
-        formula = f"{op.lower() if op == 'ReLU' else op}({values[0]})"
-    return f"Forward: {names[node['id']].strip('()')} = {formula} = {_text(node['data'])}."
-
-
-def _backward(step, names, edges):
-    who = names[step["node"]]
-    if "seed" in step:
-        return f"Seed: {who}.grad = {_text(step['seed'])}, since ∂{who}/∂{who} = 1."
-    if not step["updates"]:
-        return f"Visit {who}: a leaf, it passes nothing on."
-    parts = [f"{names[u['parent']]}.grad += {_text(u['local'])} · {_text(u['upstream'])} = {_text(u['after'])}"
-             for u in step["updates"]]
-    return f"Visit {who}: " + "; ".join(parts) + " (local derivative · upstream grad)."
 
 
 def _plain(x):

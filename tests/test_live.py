@@ -114,7 +114,7 @@ def test_the_neuron_is_drawn_with_draw_dots_ids_stepped_and_every_grad_passes_th
         pg.keyboard.press("Enter")  # the keyboard steps as the mouse does
     view = shown(pg)
     assert view["status"] == f"Step {len(data['forward']) + 1} of {total}: backward pass"
-    assert view["caption"] == "Seed: out.grad = 1, since ∂out/∂out = 1."
+    assert view["caption"] == "Seed: out.grad = 1, because ∂out/∂out = 1."
     grads = pg.evaluate("() => [...document.querySelectorAll('.bv-pg__graph [data-id=\"n9\"] text')]"
                         ".map(t => t.textContent)")
     assert grads[-1] == "grad 1.0000", grads

@@ -10,6 +10,7 @@ import pytest
 from micrograd import Value, draw_dot
 from scripts import playground, run_blocks
 from scripts.playground import PlaygroundError, build, parse, parse_values, run
+from scripts.stepper_trace import replay
 
 
 def grads(expression, values):
@@ -144,16 +145,23 @@ def test_every_leafs_grad_is_checked_by_centered_differences():
     assert (kink["leaves"][0]["grad"], kink["leaves"][0]["numeric"]) == (0.0, 0.5)
 
 
-def test_the_steps_replay_the_engines_trace_with_every_number_written_out():
+def test_the_steps_are_the_steppers_replay_of_the_engines_trace():
+    """One way to write a step: scripts.stepper_trace.replay, for the steppers and the playground."""
     result = run("(a + b) * c", "a = 2, b = -3, c = 10")
-    assert [n["name"] for n in result["nodes"]] == ["a", "b", "(a + b)", "c", "out"]
-    assert result["forwardCaptions"][2] == "Forward: a + b = 2 + (−3) = −1."
-    assert result["backwardCaptions"][0] == "Seed: out.grad = 1, since ∂out/∂out = 1."
-    assert result["backwardCaptions"][1] == ("Visit out: (a + b).grad += 10 · 1 = 10; c.grad += −1 · 1 = −1 "
-                                             "(local derivative · upstream grad).")
+    a, b, c = Value(2.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c")
+    e = a + b
+    e.label = "a + b"
+    out = e * c
+    out.label = "out"
+    expected = replay(out)
+    assert {key: result[key] for key in playground.VIEW} == {key: expected[key] for key in playground.VIEW}
+    assert [n["name"] for n in result["nodes"]] == ["a", "b", "a + b", "c", "out"]
+    assert result["forwardCaptions"][2] == "Forward: (a + b) = a + b = 2 + (−3) = −1."
+    assert result["backwardCaptions"][1] == ("Visit out, upstream gradient out.grad = 1: (a + b).grad += 10 × 1 = 10, "
+                                             "now 10; c.grad += (−1) × 1 = −1, now −1.")
     assert result["backward"][-1]["grads"] == ["grad 10.0000", "grad 10.0000", "grad 10.0000",
                                                "grad -1.0000", "grad 1.0000"]
-    assert result["edges"]["n3-n4-1"] == "Edge c into out: local derivative −1, by ∂(x·y)/∂y = x."
+    assert result["edges"]["n3-n4-1"]["text"] == "Edge c → out (*): local derivative ∂(x·y)/∂y = x = −1."
     assert result["values"] == "a = 2, b = -3, c = 10"
     json.loads(playground.run_json("(a + b) * c", "a = 2, b = -3, c = 10"))  # strict JSON
 

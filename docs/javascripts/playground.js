@@ -169,11 +169,13 @@ function view(data, svg, link) {
     "aria-label": label, text }));
   const buttons = { start: button("Start", "Back to the start"), back: button("Back", "Back one step"),
     next: button("Next", "Next step"), end: button("End", "To the end of the backward pass") };
+  // The steps, captions and edge texts are scripts/stepper_trace.py's, as a stepper shows them:
+  // an edge tells its local derivative once the forward pass has computed its child.
   const edgeIds = Object.keys(data.edges);
+  const edgeText = (id) => (step >= data.edges[id].from ? data.edges[id].text : data.edges[id].pending);
   const bound = bindGraph(graph, svg, "bv-pg", data.nodes, edgeIds, (id) => {
-    edgeNote.textContent = data.edges[id] ?? id;
+    edgeNote.textContent = edgeText(id);
   });
-  for (const id of edgeIds) bound.setEdgeLabel?.(id, data.edges[id]);
   const forward = data.forward.length;
   const total = forward + data.backward.length;
   let step = 0;
@@ -185,20 +187,23 @@ function view(data, svg, link) {
     let grads = data.zeroGrads;
     let active = [];
     let updated = [];
+    let notes = {}; // upstream × local = contribution, on each edge the backward step uses
     let text = "Nothing computed yet. Next runs the forward pass, leaves first.";
     if (step > 0 && step <= forward) {
       current = data.forward[step - 1];
       text = data.forwardCaptions[step - 1];
     } else if (step > forward) {
       const s = data.backward[step - forward - 1];
-      ({ node: current, grads, edges: active, parents: updated } = s);
+      ({ node: current, grads, edges: active, parents: updated, contributions: notes } = s);
       text = data.backwardCaptions[step - forward - 1];
     }
     data.nodes.forEach((node, i) => {
       bound.setField(node.id, "data", filled.has(node.id) ? node.data : "data —");
       bound.setField(node.id, "grad", grads[i]);
     });
+    for (const id of edgeIds) bound.setEdgeLabel(id, edgeText(id));
     bound.mark({ current, active, updated });
+    bound.annotate(notes);
     const phase = step === 0 ? "before the forward pass" : step <= forward ? "forward pass" : "backward pass";
     status.textContent = `Step ${step} of ${total}: ${phase}`;
     caption.textContent = text;
