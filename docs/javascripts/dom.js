@@ -13,10 +13,8 @@ export function element(tag, attributes = {}, ...children) {
   return node;
 }
 
-// Adds <link rel="stylesheet" href> to the page once; resolves when it has loaded (or failed),
-// so what it styles can wait for it rather than show unstyled first. Material's instant
-// navigation removes from <head> what the next page's <head> does not have, this link among
-// them: called again on that page, it puts the link back.
+// Adds <link rel="stylesheet" href> once; resolves once loaded (or failed). Material's instant
+// navigation drops it from <head> with the page: called on the next page, it puts it back.
 const stylesheets = new Map(); // href -> {link, loaded: Promise}
 export function loadStylesheet(href) {
   const known = stylesheets.get(href);
@@ -33,11 +31,9 @@ export function loadStylesheet(href) {
   return loaded;
 }
 
-// Calls fn() for the page now shown: once after the page is parsed, and again after each of
-// Material's instant navigations (navigation.instant), which swap the page's content in
-// place and keep this JavaScript, python.js's worker with it. Material's `document$` (an
-// RxJS ReplaySubject, a global of its bundle) emits the document each time; without it
-// (a page not built by Material) fn runs once.
+// Calls fn() for the page shown: once parsed, and after each of Material's instant navigations,
+// which swap the content in and keep this JavaScript (and python.js's worker). Material's
+// `document$` (a global ReplaySubject) emits each page; without it, fn runs once.
 export function onEveryPage(fn) {
   if (window.document$?.subscribe) window.document$.subscribe(() => fn());
   else fn();

@@ -99,11 +99,12 @@ export function bindGraph(container, svgText, prefix, nodes, edges, onEdge) {
     unread() {
       svg.querySelectorAll(".bv-read").forEach((g) => g.classList.remove("bv-read"));
     },
-    // current: the node of this step; active: edges it used; updated: nodes it changed
+    // current: the node of this step (scrolled into a graph wider than the column, as on a phone);
+    // active: edges it used; updated: nodes it changed
     mark({ current = null, active = [], updated = [] }) {
       svg.querySelectorAll(".bv-current, .bv-active, .bv-updated").forEach((el) =>
         el.classList.remove("bv-current", "bv-active", "bv-updated"));
-      if (current) byId(current).classList.add("bv-current");
+      if (current) reveal(byId(current));
       active.forEach((id) => byId(id) && byId(id).classList.add("bv-active"));
       updated.forEach((id) => byId(id).classList.add("bv-updated"));
     },
@@ -148,4 +149,14 @@ export function bindGraph(container, svgText, prefix, nodes, edges, onEdge) {
       }
     },
   };
+}
+
+// Mark a node current and, in a graph that scrolls sideways, bring it into view (no page scroll).
+function reveal(node) {
+  node.classList.add("bv-current");
+  const box = node.closest(".bv-widget__graph");
+  if (!box || box.scrollWidth <= box.clientWidth) return;
+  const at = node.getBoundingClientRect();
+  const view = box.getBoundingClientRect();
+  if (at.left < view.left || at.right > view.right) box.scrollLeft += (at.left + at.right - view.left - view.right) / 2;
 }

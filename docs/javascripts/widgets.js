@@ -1,9 +1,6 @@
-// The page's one binder: loads each interactive module only on a page that uses it and calls
-// its init(element) on each element it owns; again after each of Material's instant
-// navigations (dom.js: onEveryPage), so moving to the next chapter keeps the reader's Python
-// (python.js) and binds the new page's widgets. Every number a widget shows was computed by
-// micrograd, at build time (scripts/quizzes.py, scripts/widgets.py) or in the reader's
-// Python.
+// The one binder: on each page shown (dom.js: onEveryPage; instant navigation keeps python.js's
+// Python), loads each module the page uses and calls its init(element). Every number a widget
+// shows was computed by micrograd, at build time or in the reader's Python.
 
 import { onEveryPage } from "./dom.js";
 
