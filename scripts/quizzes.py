@@ -31,6 +31,7 @@ import html
 import json
 import math
 import numbers
+import re
 
 import markdown
 
@@ -188,8 +189,14 @@ def notebook_quizzes(namespace, text, path, line, first):
         document.add(region)
     for example in document:
         example.evaluate()
-    print(json.dumps([[region.start - len(offset), region.end - len(offset), output.markdown]
-                      for region, output in zip(regions, collector.outputs)]))
+    print(json.dumps([[region.start - len(offset), _comment_end(document.text, region.end) - len(offset),
+                       output.markdown] for region, output in zip(regions, collector.outputs)]))
+
+
+def _comment_end(text, end):
+    """Where a directive's comment ends: Sybil's region stops before its closing `-->`."""
+    close = re.compile(r"[ \t]*-->").match(text, end)
+    return close.end() if close else end
 
 
 def quiz_regions(text, path):

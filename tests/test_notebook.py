@@ -380,3 +380,24 @@ def test_the_last_quizs_answer_is_not_shown_before_its_answer_fold_is_opened(tra
     fold = text.locator("xpath=ancestor::details[1]")
     fold.locator("summary").click()
     assert text.is_visible()
+
+
+def test_a_quiz_on_the_training_page_leaves_no_comment_text_and_its_answer_opens_the_fold(training_page):
+    """A learner clicking through: each quiz box had a stray "-->" after it (the quiz's comment
+    replaced up to, not through, its close), and an answer never opened the Answer fold,
+    which in a notebook is the next cell's, not the quiz box's sibling."""
+    page = training_page
+    stray = page.evaluate("""() => [...document.querySelectorAll('.jp-MarkdownOutput')]
+        .filter(cell => cell.textContent.includes('-->')).length""")
+    assert stray == 0
+    quiz = page.locator('.bv-quiz[data-quiz="number"]').first
+    quiz.scroll_into_view_if_needed()
+    cell = "div[contains(concat(' ', @class, ' '), ' jp-Cell ')]"
+    fold = page.locator(f"#{quiz.get_attribute('id')} >> xpath=ancestor::{cell}[1]/following-sibling::{cell}[1]"
+                        "//details").first
+    assert fold.get_attribute("open") is None
+    quiz.get_by_label("Your answer").fill(quiz.get_attribute("data-shown"))
+    quiz.get_by_label("Your answer").press("Enter")
+    assert quiz.get_attribute("data-state") == "right"
+    assert fold.get_attribute("open") is not None
+    assert quiz.locator(".bv-quiz__feedback").text_content().endswith("The explanation is open below.")

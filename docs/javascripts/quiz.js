@@ -17,10 +17,13 @@ export function close(a, b, tol) {
   return Math.abs(a - b) <= tol + 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 }
 
-// The explanation that belongs to a quiz: the <details> right after its question box.
+// The explanation that belongs to a quiz: the <details> right after its question box (in a
+// notebook, at the top of the next cell).
 function explanation(box) {
-  const next = (box.closest(".admonition, details") ?? box).nextElementSibling;
-  return next && next.matches("details") ? next : null;
+  const host = box.closest(".admonition, details") ?? box;
+  const next = host.nextElementSibling ?? host.closest(".jp-Cell")?.nextElementSibling
+    ?.querySelector(".jp-MarkdownOutput > :first-child");
+  return next?.matches("details") ? next : null;
 }
 
 export function init(box) {

@@ -3,11 +3,9 @@
 // step, the edge they picked) and every number in it is a string the build wrote: this
 // script does no arithmetic.
 //
-// Edit leaf values: the reader changes a leaf (a, b, c; x1, w1…) and presses Run; the
-// preset's graph ("graph": each node's op, label and parents, exported by the build) goes
-// to the reader's Python (python.js: Pyodide, started on the first press), where
-// scripts/stepper_trace.py builds it again from micrograd Values with the new data and
-// replays it with micrograd.trace; the figure is drawn again by Graphviz (viz.js) with
+// Edit leaf values: the preset's graph (exported by the build) and the reader's values go to
+// the reader's Python (python.js), where scripts/stepper_trace.py builds it again from
+// micrograd Values and replays it with micrograd.trace; Graphviz (viz.js) draws it with
 // draw_dot's ids. Reset brings back the build's trace and figure.
 
 import { element } from "./dom.js";
