@@ -5,13 +5,14 @@ reader's browser runs must be exactly what pytest runs, so the site build
 exports, while it runs the page (scripts/pages.py), every block Sybil runs,
 in page order, as blocks.json next to the page:
 
-    {"page": "docs/01-computational-graphs.md", "python": "3.11.2",
+    {"page": "docs/01-computational-graphs.md", "python": "3.11.2", "bits": 64,
      "blocks": [{"line": 21, "kind": "code", "hidden": false,
                  "source": "from micrograd import Value, draw_dot\\n...",
                  "skip": null, "figure": false}, ...]}
 
-python: the version of the Python that ran the page (the outputs the page
-shows are its outputs). line: the page line of the block's opening fence (of the
+python, bits: the version of the Python that ran the page (the outputs the page
+shows are its outputs) and its pointer size (64; the browser's WebAssembly is 32-bit).
+line: the page line of the block's opening fence (of the
 `<!-- invisible-code-block: python -->` comment for a hidden one).
 kind: "code" (run with exec), "doctest" (a block starting with `>>>`, run
 example by example by the doctest machinery) or "clear-namespace" (Sybil's
@@ -42,6 +43,7 @@ import html
 import json
 import platform
 import re
+import struct
 from pathlib import PurePosixPath
 
 from mkdocs.utils import get_relative_url
@@ -134,7 +136,8 @@ def export(document, outcomes):
                             {"reason": outcomes.skip_reason(region.start), "examples": [0]},
                             "when": None, "figure": False})
     entries.sort(key=lambda entry: entry["line"])
-    return json.dumps({"page": relative(document.path), "python": platform.python_version(), "blocks": entries},
+    return json.dumps({"page": relative(document.path), "python": platform.python_version(),
+                       "bits": struct.calcsize("P") * 8, "blocks": entries},
                       ensure_ascii=False, indent=1)
 
 

@@ -196,7 +196,9 @@ def _parse(text, mode, field, shift=0):
     except SyntaxError as error:
         end = len(text) - shift + 1
         column = error.offset - shift if error.offset and 0 < error.offset - shift <= end else end
-        reason = error.msg if error.msg != "invalid syntax" else "this is not a Python expression here"
+        reason = error.msg
+        if error.msg == "invalid syntax" and column < end:  # name what stands there
+            reason = f"{text[column - 1 + shift]!r} cannot stand here: this is not a Python expression"
         if column == end:
             reason = "it ends too early" if error.msg == "invalid syntax" else reason
         raise PlaygroundError(reason, field, column) from None

@@ -42,6 +42,7 @@ import json
 import linecache
 import platform
 import re
+import struct
 import time
 import traceback
 
@@ -53,11 +54,14 @@ _TRAILING_WHITESPACE = re.compile(r"[ \t]+$", re.MULTILINE)
 # of its own named "block 3, example 2", so k is always 0 and the label drops it.
 _DOCTEST_FILE = re.compile(r"<doctest (.+?)\[0\]>")
 # Why a block that imports one of these cannot run in the reader's Python: one line each.
+# Said to a learner: what the browser's Python lacks and where the block does run. (Why: the
+# site serves Pyodide's core runtime from npm, and nothing it may reach serves these packages
+# built for the browser.)
 UNAVAILABLE = {
-    "matplotlib": "Python in your browser has no matplotlib: Pyodide's npm package holds the core runtime only, "
-                  "and no package registry this site reaches serves matplotlib for the browser.",
-    "numpy": "Python in your browser has no NumPy: Pyodide's npm package holds the core runtime only, "
-             "and no package registry this site reaches serves NumPy for the browser.",
+    "matplotlib": "Python in your browser has no matplotlib, so this block runs only on your own "
+                  "machine (pytest, or the page's notebook).",
+    "numpy": "Python in your browser has no NumPy, so this block runs only on your own machine "
+             "(pytest, or the page's notebook).",
     "torch": "PyTorch does not run in your browser's Python: there is no PyTorch for WebAssembly.",
 }
 MAX_DOT = 200_000  # characters of DOT source the page will draw (a graph of about 1,000 nodes)
@@ -94,7 +98,7 @@ def run_json(blocks_json, upto, edits_json="{}", on_block=None):
     start = time.perf_counter()
     results = run(json.loads(blocks_json)["blocks"], int(upto), json.loads(edits_json), on_block)
     return json.dumps({"results": results, "seconds": round(time.perf_counter() - start, 4),
-                       "python": platform.python_version()})
+                       "python": platform.python_version(), "bits": struct.calcsize("P") * 8})
 
 
 def _name(blocks, index):

@@ -335,7 +335,7 @@ def test_a_block_that_needs_a_missing_package_says_why_in_one_line_and_does_not_
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # as in Pyodide: no matplotlib
     (plot,) = run_blocks.run([code("import matplotlib.pyplot as plt\nplt\n", figure=True)], 0)
     assert plot["why"] == run_blocks.UNAVAILABLE["matplotlib"] and "\n" not in plot["why"]
-    assert plot["why"].startswith("Python in your browser has no matplotlib: ")
+    assert plot["why"].startswith("Python in your browser has no matplotlib, so this block runs only on your own")
 
 
 def test_a_conditional_skip_is_decided_in_the_readers_namespace(demo):
@@ -385,7 +385,7 @@ def test_graphs_are_taken_apart_before_the_namespace_is_freed():
 
 def test_run_json_is_what_the_browser_worker_reads(demo):
     data = json.loads(run_blocks.run_json(json.dumps(demo), 2, json.dumps({"1": "x = 2\n"})))
-    assert set(data) == {"results", "seconds", "python"}
+    assert set(data) == {"results", "seconds", "python", "bits"} and data["bits"] == 64  # this machine's
     assert [r["status"] for r in data["results"]] == ["ran", "ran", "differs"]
 
 

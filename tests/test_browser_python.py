@@ -1112,3 +1112,20 @@ def test_no_request_leaves_the_origin_and_no_error_is_thrown(chapter):
     assert foreign == []
     assert chapter.errors == []
     assert chapter.console == []
+
+
+def test_chapter_10s_sizes_say_the_browser_is_32_bit_and_later_blocks_do_not_repeat_it(chromium, origin, site):
+    """A learner clicking through: block "sys.getsizeof(node)" printed 48 and 16 where the page
+    says 96 and 24, and the note blamed the Python version; every later Run repeated it."""
+    page = chromium.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{origin}/10-under-the-hood/", wait_until="load")
+    sizes = next(b for b in visible(site, "10-under-the-hood") if "sys.getsizeof(node)" in b["source"])
+    result, _ = run_block(page, sizes["n"], click=False)
+    assert result["report"]["bits"] == 32 and exported(site, "10-under-the-hood")["bits"] == 64
+    text = page.evaluate(f"n => {RUN}.blocks[n - 1].output.innerText", sizes["n"])
+    assert "(False, 48, 16)" in text and "64-bit Python" in text and "32-bit Python" in text, text
+    assert "smaller (pointers of 4 bytes, not 8)" in text
+    run_block(page, sizes["n"] + 1, click=False)
+    later = page.evaluate(f"n => {RUN}.blocks[n - 1].output.innerText", sizes["n"] + 1)
+    assert "Some blocks before this one" not in later, later
+    page.close()

@@ -359,8 +359,8 @@ def test_a_matplotlib_block_says_why_in_one_line_and_keeps_the_builds_figure(bro
     page.wait_for_function(f"n => !{RUN}.blocks[n - 1].running && {RUN}.blocks[n - 1].result", arg=n,
                            timeout=90_000)
     text = page.evaluate(f"n => {RUN}.blocks[n - 1].output.innerText", n)
-    assert text == ("Not run in your browser: Python in your browser has no matplotlib: Pyodide's npm package "
-                    "holds the core runtime only, and no package registry this site reaches serves matplotlib "
-                    "for the browser. The figure below was drawn when the site was built, from the page's code.")
+    assert text == ("Not run in your browser: Python in your browser has no matplotlib, so this block runs only "
+                    "on your own machine (pytest, or the page's notebook). The figure below was drawn when the "
+                    "site was built, from the page's code.")
     assert page.evaluate(f"n => !!{RUN}.blocks[n - 1].output.nextElementSibling.querySelector('img.graph')", n)
     page.close()

@@ -87,7 +87,8 @@ def test_the_dot_source_is_draw_dots_and_a_repeated_leaf_is_one_node():
     ("a + True", 5, "True is not a number"),
     ("a +", 4, "it ends too early"),
     ("(a + b", 1, "'(' was never closed"),
-    ("a + * b", 5, "this is not a Python expression here"),
+    ("a + * b", 5, "'*' cannot stand here: this is not a Python expression"),
+    ("(a + b) * c $ 2", 13, "'$' cannot stand here"),
     ("__import__('os')", 1, "__import__(…) is not an operation"),
     ("[a for a in b]", 1, "is not allowed here"),
     ("lambda: a", 1, "is not allowed here"),
@@ -108,7 +109,7 @@ def test_a_refused_expression_gets_a_message_naming_its_column(expression, colum
     ("a = x", 5, "a value must be a number"),
     ("3, a = 2", 1, "give each leaf as name = number"),
     ("a = 1e999", 5, "a finite number"),
-    ("a: 2", 2, "this is not a Python expression here"),
+    ("a: 2", 2, "':' cannot stand here: this is not a Python expression"),
     ("tanh = 1", 1, "tanh is an operation, not a leaf"),
     ("a = 1, a = 2", 8, "a is given twice"),
 ])

@@ -114,6 +114,7 @@ function loadExport(page) {
     page.text = await response.text();
     const data = JSON.parse(page.text);
     page.python = data.python; // the version that ran the page: its outputs are this version's
+    page.bits = data.bits; // and its pointer size (64-bit; the browser's WebAssembly is 32-bit)
     const visible = data.blocks
       .map((block, index) => ({ ...block, index }))
       .filter((block) => !block.hidden);

@@ -32,7 +32,9 @@ export function show(state, result) {
 
   const edited = results.some((r) => r.edited); // then a difference is the reader's, not the version's
   const versionNote = edited ? "" : versions(state.page, result.report);
-  const earlier = results.slice(0, -1).filter((r) => r.status === "error" || r.status === "differs");
+  // An earlier block that failed, or that the reader's edit changed: it may change this one.
+  // (An unedited block that prints differently in this Python is said under that block only.)
+  const earlier = results.slice(0, -1).filter((r) => r.status === "error" || (r.status === "differs" && r.edited));
   if (earlier.length) {
     output.append(paragraph("bv-run-note", "Some blocks before this one did not go as on the page. " +
       "A Run carries on after a problem, so this block still ran:"),
@@ -41,9 +43,6 @@ export function show(state, result) {
       const name = other ? blockName(other) : [r.name.replace(/^hidden block/, "A hidden setup block")];
       return element("li", {}, ...name, `${r.edited ? " (your edit)" : ""}: ${problem(r)}`);
     })));
-    if (versionNote && earlier.some((r) => r.status === "differs")) {
-      output.append(paragraph("bv-run-note", versionNote.trim()));
-    }
   }
   if (mine.status === "skipped" && !mine.transcript.length) {
     const reason = mine.skip?.reason ? ` (${mine.skip.reason})` : "";
@@ -96,12 +95,14 @@ function blockName(block) {
   return fold ? [link, ` (folded away in \u201c${title || "a fold"}\u201d: the link opens it)`] : [link];
 }
 
-/** "" if the page ran in the same Python version as the reader's, else a sentence that says so. */
+/** "" if the page ran in the same Python as the reader's, else a sentence that says how they differ. */
 function versions(page, report) {
-  return page.python && report.python && page.python !== report.python
-    ? ` The page ran in Python ${page.python}; your browser runs Python ${report.python}, and some ` +
-      "messages read differently."
-    : "";
+  const bits = page.bits && report.bits && page.bits !== report.bits;
+  if (!bits && !(page.python && report.python && page.python !== report.python)) return "";
+  return ` The page ran in ${bits ? `${page.bits}-bit ` : ""}Python ${page.python}; your browser runs ` +
+    `${bits ? `${report.bits}-bit ` : ""}Python ${report.python}` + (bits
+    ? ", where an object's size in bytes is smaller (pointers of 4 bytes, not 8) and some messages read differently."
+    : ", and some messages read differently.");
 }
 
 /** A doctest block's text with the actual outputs in it: a summary, then the transcript. */
