@@ -188,6 +188,10 @@ def test_quiz_boxes_get_a_keyboard_with_a_minus_sign(page, origin):
     page.locator(".bv-quiz__input").first.wait_for(state="visible")
     modes = page.eval_on_selector_all(".bv-quiz__input", "els => els.map(e => e.inputMode)")
     assert modes and all(mode == "text" for mode in modes), modes
+    # at 1280 px too, the box is as tall as its Check button (it was 28 px beside 45)
+    heights = page.eval_on_selector_all(".bv-quiz__input", """els => els.map(e => [e.offsetHeight,
+        e.parentElement.querySelector('.bv-quiz__check').offsetHeight])""")
+    assert all(box == check for box, check in heights), heights
 
 
 def test_a_negative_answer_reads_with_either_minus_sign(page, origin):
