@@ -41,3 +41,16 @@ def page_urls(site):
             continue
         pages.append((path, "/" if path == "." else f"/{path}/"))
     return pages
+
+
+# Results the browser's Python (Pyodide) gives differently from the Python the page ran in:
+# {(chapter, a snippet of the block): why}. An entry must still differ: the browser tests
+# (test_browser_python.py, test_live.py) fail when one is gone, so a fixed page drops its entry.
+KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {
+    ("07-check-break-fix", "print(check(InputTanhValue, neuron, **NEURON))"):
+        "Pyodide's libm rounds tanh differently in the last bit: one finite difference prints "
+        "0.5000000001 where the page's Python prints 0.5",
+    ("10-under-the-hood", 'hasattr(node, "__dict__"), sys.getsizeof(node)'):
+        "Pyodide is 32-bit WebAssembly: with 4-byte pointers the node is 48 bytes and its float 16, "
+        "where the page's 64-bit Python says 96 and 24",
+}

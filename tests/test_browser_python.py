@@ -22,6 +22,7 @@ import urllib.request
 import pytest
 
 from scripts import ROOT, blocks, exercise_format, exercise_runner
+from tests.helpers import KNOWN_DIFFERENCES
 
 ORDER = ["local_add_mul", "local_pow_tanh_exp_relu", "chain_rule", "topological_sort", "backward", "zero_grad",
          "whole_engine"]
@@ -324,18 +325,6 @@ def test_exercise_code_is_kept_across_a_reload_but_not_for_a_changed_exercise(ch
 
 RUN = "document.querySelector('.bv-run').runState"
 CHAPTERS = sorted(p.stem for p in (ROOT / "docs").glob("*.md") if blocks.runnable(p.name))
-# Results the browser's Python gives differently from the Python the page ran in, by
-# (page, text in the block): why. A fixed page fails this test until its entry goes.
-# {(chapter, a snippet of the block): why its browser output differs from the page's}. An entry
-# must still differ (the test fails when one is gone).
-KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {
-    ("07-check-break-fix", "print(check(InputTanhValue, neuron, **NEURON))"):
-        "Pyodide's libm rounds tanh differently in the last bit: one finite difference prints "
-        "0.5000000001 where the page's Python prints 0.5",
-    ("10-under-the-hood", 'hasattr(node, "__dict__"), sys.getsizeof(node)'):
-        "Pyodide is 32-bit WebAssembly: with 4-byte pointers the node is 48 bytes and its float 16, "
-        "where the page's 64-bit Python says 96 and 24",
-}
 
 
 def exported(site, chapter_name):

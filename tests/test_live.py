@@ -17,6 +17,7 @@ import graphviz
 import pytest
 
 from scripts import blocks, playground
+from tests.helpers import KNOWN_DIFFERENCES
 
 SHOTS = Path("/tmp/shots-live")
 PYTHON_OR_VIZ = re.compile(r"/assets/pyodide/|site-python\.zip|/assets/viz/|/javascripts/python(-worker)?\.js")
@@ -238,16 +239,6 @@ def test_no_request_left_the_origin_and_no_error_was_thrown(pg):
 # --- Chapters 7, 8 and 10 in the browser's Python --------------------------------------
 
 
-# Results the browser's Python gives differently from the Python the page ran in:
-# {(chapter, a snippet of the block): why}. A fixed difference fails the test until it goes.
-KNOWN = {
-    ("07-check-break-fix", "print(check(InputTanhValue, neuron, **NEURON))"):
-        "Pyodide's libm rounds tanh differently in the last bit: one finite difference prints "
-        "0.5000000001 where the page's Python prints 0.5",
-    ("10-under-the-hood", 'hasattr(node, "__dict__"), sys.getsizeof(node)'):
-        "Pyodide is 32-bit WebAssembly: with 4-byte pointers the node is 48 bytes and its float 16, "
-        "where the page's 64-bit Python says 96 and 24",
-}
 # Why a block the page skips on a condition is skipped in the browser, by chapter.
 SKIPPED_BECAUSE = {
     "08-pytorch": "PyTorch is not installed: pip install torch",
@@ -259,7 +250,7 @@ SKIPPED_BECAUSE = {
 def test_chapters_7_8_and_10_run_in_the_browser_and_what_cannot_run_says_why(pg, site):
     """Each chapter's whole export, run by Pyodide: every block runs or is skipped, but for the
     matplotlib figures and chapter 10's NumPy step, which say in one line why not (no
-    ModuleNotFoundError), and KNOWN. Chapter 10's deepest graphs are skipped with its reason."""
+    ModuleNotFoundError), and KNOWN_DIFFERENCES. Chapter 10's deepest graphs are skipped with its reason."""
     unavailable, wrong, seconds = {}, {}, {}
     for name in ["07-check-break-fix", "08-pytorch", "10-under-the-hood"]:
         assert blocks.runnable(f"{name}.md")
@@ -287,9 +278,10 @@ def test_chapters_7_8_and_10_run_in_the_browser_and_what_cannot_run_says_why(pg,
                 assert set(exported[r["line"]]["when"]["examples"]) <= set(r["skip"]["examples"]), r
     measured["chapters 7, 8 and 10: every block in the browser (s)"] = seconds
     assert sorted(unavailable) == ["07-check-break-fix", "10-under-the-hood"], unavailable
-    known = {key for key in wrong for (name, snippet) in KNOWN if key[0] == name and snippet in source_of(site, *key)}
+    known = {key for key in wrong for (name, snippet) in KNOWN_DIFFERENCES
+             if key[0] == name and snippet in source_of(site, *key)}
     assert {k: v for k, v in wrong.items() if k not in known} == {}
-    assert len(known) == len(KNOWN), "a known difference is gone: remove it from KNOWN"
+    assert len(known) == len(KNOWN_DIFFERENCES), "a known difference is gone: remove it from KNOWN_DIFFERENCES"
 
 
 def source_of(site, name, line):
