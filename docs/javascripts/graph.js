@@ -160,3 +160,24 @@ function reveal(node) {
   const view = box.getBoundingClientRect();
   if (at.left < view.left || at.right > view.right) box.scrollLeft += (at.left + at.right - view.left - view.right) / 2;
 }
+
+// Step `step` of a replay (scripts/stepper_trace.py) on a bound graph (steppers, playground).
+// Returns {caption (null at step 0), phase}.
+export function drawStep(view, p, step) {
+  const forward = p.forward.length;
+  const filled = new Set(p.forward.slice(0, Math.min(step, forward)));
+  const s = step > forward ? p.backward[step - forward - 1] : null;
+  p.nodes.forEach((node, i) => {
+    view.setField(node.id, "data", filled.has(node.id) ? node.data : "data —");
+    view.setField(node.id, "grad", (s ? s.grads : p.zeroGrads)[i]);
+  });
+  for (const [id, e] of Object.entries(p.edges)) view.setEdgeLabel(id, edgeAt(e, step));
+  view.mark({ current: s ? s.node : step > 0 ? p.forward[step - 1] : null, active: s?.edges ?? [],
+    updated: s?.parents ?? [] });
+  view.annotate(s?.contributions ?? {});
+  return { caption: s ? p.backwardCaptions[step - forward - 1] : step > 0 ? p.forwardCaptions[step - 1] : null,
+    phase: step === 0 ? "before the forward pass" : step <= forward ? "forward pass" : "backward pass" };
+}
+
+// What an edge says at `step`: its rule, and its number once the forward pass made its child.
+export const edgeAt = (e, step) => (step >= e.from ? e.text : e.pending);

@@ -15,7 +15,7 @@
 // first press, python.js, its worker and Pyodide, then Graphviz (0.47 MB compressed).
 
 import { element, loadStylesheet } from "./dom.js";
-import { bindGraph } from "./graph.js";
+import { bindGraph, drawStep, edgeAt } from "./graph.js";
 import { drawSVG } from "./viz.js";
 
 const here = import.meta.url;
@@ -172,41 +172,18 @@ function view(data, svg, link) {
   // The steps, captions and edge texts are scripts/stepper_trace.py's, as a stepper shows them:
   // an edge tells its local derivative once the forward pass has computed its child.
   const edgeIds = Object.keys(data.edges);
-  const edgeText = (id) => (step >= data.edges[id].from ? data.edges[id].text : data.edges[id].pending);
+  const edgeText = (id) => edgeAt(data.edges[id], step);
   const bound = bindGraph(graph, svg, "bv-pg", data.nodes, edgeIds, (id) => {
     edgeNote.textContent = edgeText(id);
   });
-  const forward = data.forward.length;
-  const total = forward + data.backward.length;
+  const total = data.forward.length + data.backward.length;
   let step = 0;
 
   function show(at) {
     step = Math.max(0, Math.min(total, at));
-    const filled = new Set(data.forward.slice(0, Math.min(step, forward)));
-    let current = null;
-    let grads = data.zeroGrads;
-    let active = [];
-    let updated = [];
-    let notes = {}; // upstream × local = contribution, on each edge the backward step uses
-    let text = "Nothing computed yet. Next runs the forward pass, leaves first.";
-    if (step > 0 && step <= forward) {
-      current = data.forward[step - 1];
-      text = data.forwardCaptions[step - 1];
-    } else if (step > forward) {
-      const s = data.backward[step - forward - 1];
-      ({ node: current, grads, edges: active, parents: updated, contributions: notes } = s);
-      text = data.backwardCaptions[step - forward - 1];
-    }
-    data.nodes.forEach((node, i) => {
-      bound.setField(node.id, "data", filled.has(node.id) ? node.data : "data —");
-      bound.setField(node.id, "grad", grads[i]);
-    });
-    for (const id of edgeIds) bound.setEdgeLabel(id, edgeText(id));
-    bound.mark({ current, active, updated });
-    bound.annotate(notes);
-    const phase = step === 0 ? "before the forward pass" : step <= forward ? "forward pass" : "backward pass";
+    const { caption: text, phase } = drawStep(bound, data, step); // as the steppers draw a step
     status.textContent = `Step ${step} of ${total}: ${phase}`;
-    caption.textContent = text;
+    caption.textContent = text ?? "Nothing computed yet. Next runs the forward pass, leaves first.";
     buttons.start.disabled = buttons.back.disabled = step === 0;
     buttons.next.disabled = buttons.end.disabled = step >= total;
   }

@@ -9,7 +9,7 @@
 // draw_dot's ids. Reset brings back the build's trace and figure.
 
 import { element } from "./dom.js";
-import { bindGraph, remember, recall } from "./graph.js";
+import { bindGraph, drawStep, edgeAt, remember, recall } from "./graph.js";
 
 const PLAY_MS = 900;
 const TIMEOUT_MS = 20000;
@@ -154,50 +154,18 @@ export async function init(root) {
     });
   }
 
-  // What an edge says at this step: its rule, and its number once the forward pass has
-  // computed the edge's child (before that, the number does not exist yet).
-  const edgeText = (id) => {
-    const e = data.presets[preset].edges[id];
-    return step >= e.from ? e.text : e.pending;
-  };
+  const edgeText = (id) => edgeAt(data.presets[preset].edges[id], step);
 
   // The whole view from (preset, step, edge): nothing else is kept between steps.
   function show(at) {
     const focused = Object.keys(buttons).find((name) => buttons[name] === document.activeElement);
     step = at;
-    const p = data.presets[preset];
     const { forward, total } = counts();
-    const filled = new Set(p.forward.slice(0, Math.min(step, forward)));
-    let current = null;
-    let grads = p.zeroGrads;
-    let active = [];
-    let updated = [];
-    let notes = {};
-    let text = "Nothing computed yet. Step forward to run the forward pass, leaf nodes first.";
-    if (step > 0 && step <= forward) {
-      current = p.forward[step - 1];
-      text = p.forwardCaptions[step - 1];
-    } else if (step > forward) {
-      const s = p.backward[step - forward - 1];
-      current = s.node;
-      grads = s.grads;
-      active = s.edges;
-      updated = s.parents;
-      notes = s.contributions;
-      text = p.backwardCaptions[step - forward - 1];
-    }
-    p.nodes.forEach((node, i) => {
-      view.setField(node.id, "data", filled.has(node.id) ? node.data : "data —");
-      view.setField(node.id, "grad", grads[i]);
-    });
-    for (const id of Object.keys(p.edges)) view.setEdgeLabel(id, edgeText(id));
-    view.mark({ current, active, updated });
-    view.annotate(notes);
+    const { caption: text, phase } = drawStep(view, data.presets[preset], step);
     if (edge === null) view.unread();
     edgeNote.textContent = edge === null ? EDGE_HINT : edgeText(edge);
-    const phase = step === 0 ? "before the forward pass" : step <= forward ? "forward pass" : "backward pass";
     status.textContent = `Step ${step} of ${total}: ${phase}`;
-    caption.textContent = text;
+    caption.textContent = text ?? "Nothing computed yet. Step forward to run the forward pass, leaf nodes first.";
     buttons.forward.disabled = step >= forward;
     buttons.backward.disabled = step < forward || step >= total;
     buttons.back.disabled = step === 0;
