@@ -45,21 +45,25 @@ EOF
 
 # System packages, by Debian/Ubuntu name: Graphviz's `dot` draws the figures, Node.js runs the
 # npm packages at build time, npm installs them (only when node_modules/ needs it),
-# python3-venv makes .venv (Debian's python3 has no ensurepip without it), Chromium runs the
-# browser tests.
+# python3-venv makes .venv (Debian's python3 has no ensurepip without it), Chromium's headless
+# shell runs the browser tests (installed beside a full Chromium where apt-get needs no password).
 system_packages() {  # $1: serve, build or test
   local need=()
   command -v dot >/dev/null 2>&1 || need+=(graphviz)
   command -v node >/dev/null 2>&1 || need+=(nodejs)
   node_modules_current || command -v npm >/dev/null 2>&1 || need+=(npm)
   venv_usable || python3 -c 'import ensurepip' >/dev/null 2>&1 || need+=(python3-venv)
-  if [ "$1" = test ] && ! find_chromium; then
-    if ubuntu; then die "$(ubuntu_chromium)"; fi
-    need+=(chromium)
+  if [ "$1" = test ] && [ -z "${CHROMIUM:-}" ] && ! command -v chromium-headless-shell >/dev/null 2>&1; then
+    if ! chromium_path >/dev/null; then
+      if ubuntu; then die "$(ubuntu_chromium)"; fi
+      need+=(chromium-headless-shell)
+    elif ! ubuntu && installs_quietly; then
+      need+=(chromium-headless-shell)  # beside the full Chromium: half the CPU per page
+    fi
   fi
   if [ ${#need[@]} -gt 0 ]; then apt_install "${need[@]}"; fi
-  if [ "$1" = test ] && [ -z "${CHROMIUM:-}" ]; then
-    find_chromium || die "Chromium was installed, but 'chromium --version' does not run: set CHROMIUM to a Chromium or Chrome binary"
+  if [ "$1" = test ]; then
+    find_chromium || die "Chromium was installed, but 'chromium-headless-shell --version' does not run: set CHROMIUM to a Chromium or Chrome binary"
   fi
 }
 
@@ -77,20 +81,32 @@ apt_install() {
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
 
-# The browser tests' Chromium, exported as CHROMIUM: $CHROMIUM if set, else `chromium`
-# (Debian), `chromium-browser` (Ubuntu before 19.10, Mint), /snap/bin/chromium (Ubuntu's snap).
-# Ubuntu's chromium-browser deb is a stub that only asks for the snap: `--version` weeds it out.
-find_chromium() {
+# The browser tests' Chromium, exported as CHROMIUM: $CHROMIUM if set, else the first that runs
+# of `chromium-headless-shell` (Debian 12 and 13: Chromium's old headless mode, which Playwright
+# itself runs headless tests in; here a page costs half the CPU the full browser takes),
+# `chromium` (Debian), `chromium-browser` (Ubuntu before 19.10, Mint), /snap/bin/chromium
+# (Ubuntu's snap). Ubuntu's chromium-browser deb is a stub that only asks for the snap:
+# `--version` weeds it out.
+chromium_path() {
   local name path
+  for name in chromium-headless-shell chromium chromium-browser /snap/bin/chromium; do
+    path=$(command -v "$name") || continue
+    if runs_chromium "$path"; then echo "$path"; return 0; fi
+  done
+  return 1
+}
+find_chromium() {
   if [ -n "${CHROMIUM:-}" ]; then
     runs_chromium "$CHROMIUM" && return 0
     die "CHROMIUM=$CHROMIUM does not run ('$CHROMIUM --version' failed): point it at a Chromium or Chrome binary, or unset it"
   fi
-  for name in chromium chromium-browser /snap/bin/chromium; do
-    path=$(command -v "$name") || continue
-    if runs_chromium "$path"; then export CHROMIUM=$path; return 0; fi
-  done
-  return 1
+  CHROMIUM=$(chromium_path) || return 1
+  export CHROMIUM
+}
+# apt-get can run without asking anyone: as root, or through sudo without a password.
+installs_quietly() {
+  command -v apt-get >/dev/null 2>&1 || return 1
+  [ "$(id -u)" -eq 0 ] || sudo -n true >/dev/null 2>&1
 }
 runs_chromium() { [[ $("$1" --version 2>/dev/null) =~ ^(Chromium|Google\ Chrome) ]]; }
 

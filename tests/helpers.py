@@ -12,9 +12,10 @@ BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networkin
 
 
 def chromium():
-    """Path of a Chromium binary: $CHROMIUM (scripts/dev.sh sets it), else Debian's or Ubuntu's name."""
-    return (os.environ.get("CHROMIUM") or shutil.which("chromium")
-            or shutil.which("chromium-browser") or "/usr/bin/chromium")
+    """Path of a Chromium binary: $CHROMIUM (scripts/dev.sh sets it), else Debian's headless
+    shell, else Debian's or Ubuntu's full Chromium (scripts/dev.sh: chromium_path)."""
+    return (os.environ.get("CHROMIUM") or shutil.which("chromium-headless-shell")
+            or shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium")
 
 
 def mkdocs_build(config, site_dir, site_url=None):

@@ -71,6 +71,7 @@ for package in "$@"; do
   if [ -d {self.tmp}/apt/$package ]; then {CP} --remove-destination {self.tmp}/apt/$package/* {self.bin}; fi
 done""")
         self.stub("chromium", 'echo "Chromium 140.0.7339.80 built on Debian GNU/Linux 12 (bookworm)"')
+        self.stub("chromium-headless-shell", 'echo "Chromium 140.0.7339.80"')
         self.make_venv(self.repo / ".venv", with_pip=True, installed=True)
         self.node_modules(age=0)
 
@@ -191,9 +192,9 @@ def test_a_set_up_machine_installs_nothing_and_runs_pytest(machine):
     result = machine.run("test", "-x", "docs/index.md")
     assert result.returncode == 0, result.stderr
     assert machine.calls() == [
-        "chromium --version",
+        "chromium-headless-shell --version",
         ".venv/bin/python -m pytest -n 2 -x docs/index.md",
-        f"CHROMIUM={machine.bin / 'chromium'}",
+        f"CHROMIUM={machine.bin / 'chromium-headless-shell'}",
     ]
     assert result.stderr == ""
 
@@ -287,7 +288,8 @@ def test_without_apt_get_it_says_what_to_install(machine):
 # --- Chromium ------------------------------------------------------------------------------
 
 def test_chromium_under_its_ubuntu_deb_name_is_found_and_exported(machine):
-    machine.remove("chromium")
+    machine.remove("chromium", "chromium-headless-shell")
+    machine.os_release.write_text('NAME="Ubuntu"\nVERSION_ID="18.04"\nID=ubuntu\nID_LIKE=debian\n')
     machine.stub("chromium-browser", 'echo "Chromium 120.0.6099.224 Built on Ubuntu , running on Ubuntu 18.04"')
     result = machine.run("test")
     assert result.returncode == 0, result.stderr
@@ -296,7 +298,7 @@ def test_chromium_under_its_ubuntu_deb_name_is_found_and_exported(machine):
 
 
 def test_ubuntus_snap_stub_is_not_taken_for_chromium_and_it_says_what_to_do(machine):
-    machine.remove("chromium")
+    machine.remove("chromium", "chromium-headless-shell")
     machine.stub("chromium-browser", SNAP_STUB)
     machine.os_release.write_text('NAME="Ubuntu"\nVERSION_ID="24.04"\nID=ubuntu\nID_LIKE=debian\n')
     result = machine.run("test")
@@ -308,14 +310,31 @@ def test_ubuntus_snap_stub_is_not_taken_for_chromium_and_it_says_what_to_do(mach
     assert not pytest_call(machine)
 
 
-def test_on_debian_without_chromium_it_installs_the_chromium_package(machine):
-    machine.remove("chromium")
-    machine.package("chromium", "chromium", 'echo "Chromium 140.0.7339.80 built on Debian"')
-    chromium = machine.bin / "chromium"
+def test_on_debian_without_chromium_it_installs_chromiums_headless_shell(machine):
+    machine.remove("chromium", "chromium-headless-shell")
+    machine.package("chromium-headless-shell", "chromium-headless-shell", 'echo "Chromium 140.0.7339.80"')
     result = machine.run("test")
     assert result.returncode == 0, result.stderr
-    assert "apt-get install -y -qq chromium" in machine.calls()
-    assert machine.calls()[-1] == f"CHROMIUM={chromium}"
+    assert "apt-get install -y -qq chromium-headless-shell" in machine.calls()
+    assert machine.calls()[-1] == f"CHROMIUM={machine.bin / 'chromium-headless-shell'}"
+
+
+def test_beside_a_full_chromium_the_headless_shell_is_installed_where_apt_needs_no_password(machine):
+    machine.remove("chromium-headless-shell")
+    machine.package("chromium-headless-shell", "chromium-headless-shell", 'echo "Chromium 140.0.7339.80"')
+    result = machine.run("test")
+    assert result.returncode == 0, result.stderr
+    assert "apt-get install -y -qq chromium-headless-shell" in machine.calls()
+    assert machine.calls()[-1] == f"CHROMIUM={machine.bin / 'chromium-headless-shell'}"
+
+
+def test_beside_a_full_chromium_without_root_or_sudo_the_tests_use_the_full_chromium(machine):
+    machine.remove("chromium-headless-shell")
+    machine.script(machine.bin / "id", "echo 1000")
+    result = machine.run("test")
+    assert result.returncode == 0, result.stderr
+    assert not [c for c in machine.calls() if "apt-get" in c]
+    assert machine.calls()[-1] == f"CHROMIUM={machine.bin / 'chromium'}"
 
 
 def test_chromium_from_the_environment_wins_and_a_wrong_one_is_named(machine, tmp_path):
