@@ -184,7 +184,8 @@ def test_the_progress_reads_well_at_each_width_and_scheme(browser, origin, total
         problems += [f"{view}: {v}" for v in page.evaluate("""async () => {
             const result = await axe.run({ include: [['.bv-progress'], ['.md-nav--primary .bv-progress-badge']] },
                                          { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
-            return result.violations.map(v => `${v.id}: ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ')}`);
+            return result.violations.map(v =>
+                `${v.id}: ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ')}`);
         }""")]
         if width < 400:
             page.evaluate("() => { document.getElementById('__drawer').checked = false; }")
