@@ -27,8 +27,11 @@ measured = {}
 
 
 @pytest.fixture(scope="module")
-def pg(browser, origin):
-    """The playground's page, opened once: its requests, errors and console errors recorded."""
+def pg(browser, served_site):
+    """The playground's page, opened once: its requests, errors and console errors recorded.
+    Served where the site was built for, so Material navigates instantly from it (`visit`) and
+    the chapters' tests below use the Python the playground started, as a reader's visit does."""
+    origin = served_site.rstrip("/")
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.requests, page.errors = [], []
     page.on("request", lambda request: page.requests.append(request.url))
@@ -183,12 +186,11 @@ def test_every_control_is_reached_by_keyboard_and_labelled(pg):
 VIEWS = [(1280, "default"), (1280, "slate"), (390, "default"), (390, "slate")]
 
 
-def test_the_playground_reads_at_1280_and_on_a_390px_phone_light_and_dark(browser, origin):
-    """One page, one Python: the neuron drawn and stepped to step 12, a refused expression, and
-    relu at its kink, whose check fails; each at 1280 and 390 px, light and dark (screenshots
-    in SHOTS). No sideways scrolling; every control at least 44 px tall on the phone."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900}, device_scale_factor=1)
-    page.goto(f"{origin}/playground/#e={quote(NEURON[0])}&v={quote(NEURON[1])}", wait_until="load")
+def test_the_playground_reads_at_1280_and_on_a_390px_phone_light_and_dark(pg):
+    """The neuron drawn and stepped to step 12, a refused expression, and relu at its kink,
+    whose check fails; each at 1280 and 390 px, light and dark (screenshots in SHOTS). No
+    sideways scrolling; every control at least 44 px tall on the phone."""
+    page = pg
     page.add_style_tag(content="*, *::before, *::after { transition: none !important; }")
     SHOTS.mkdir(exist_ok=True)
 
@@ -203,7 +205,8 @@ def test_the_playground_reads_at_1280_and_on_a_390px_phone_light_and_dark(browse
         for width, scheme in VIEWS:
             page.set_viewport_size({"width": width, "height": 900})
             page.evaluate("scheme => document.body.setAttribute('data-md-color-scheme', scheme)", scheme)
-            page.locator(".bv-playground").screenshot(path=str(SHOTS / f"playground-{name}-{width}-{scheme}.png"))
+            page.locator(".bv-playground").screenshot(  # without Material's sticky header over it
+                path=str(SHOTS / f"playground-{name}-{width}-{scheme}.png"), style=".md-header { visibility: hidden }")
             wide = page.evaluate("() => document.scrollingElement.scrollWidth")
             assert wide <= width, f"{name}, {width} px: the page scrolls sideways: {wide} px"
             if width == 390:
@@ -213,7 +216,7 @@ def test_the_playground_reads_at_1280_and_on_a_390px_phone_light_and_dark(browse
                     .filter(([, h]) => h < 44)""")
                 assert small == [], (name, small)
 
-    draw()
+    draw(*NEURON)
     page.get_by_role("button", name="Back to the start").click()
     for _ in range(12):
         page.get_by_role("button", name="Next step").click()
@@ -226,14 +229,8 @@ def test_the_playground_reads_at_1280_and_on_a_390px_phone_light_and_dark(browse
     draw("relu(a) * b", "a = 0, b = 3")
     assert page.locator(".bv-pg__fail").count() == 1
     look("failing")
-    page.close()
-
-
-def test_no_request_left_the_origin_and_no_error_was_thrown(pg):
-    assert [url for url in pg.requests if not url.startswith((pg.origin, "data:", "blob:"))] == []
-    assert pg.errors == []
-    viz = [url for url in pg.requests if "/assets/viz/" in url]
-    assert len(viz) == 1 and viz[0].endswith("/dist/viz.js"), viz
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.evaluate("() => document.body.setAttribute('data-md-color-scheme', 'default')")
 
 
 # --- Chapters 7, 8 and 10 in the browser's Python --------------------------------------
@@ -294,16 +291,22 @@ def source_of(site, name, line):
 RUN = "document.querySelector('.bv-run').runState"
 
 
-def test_an_edited_draw_dot_block_is_drawn_again_in_place_with_the_builds_ids(browser, origin, site):
+def visit(page, path):
+    """Go to the page at `path` ("01-computational-graphs/") by its link in the navigation, as a
+    reader does: Material swaps it in without a reload, so the playground's Python stays up."""
+    page.evaluate("() => { window.bvSameVisit = true; }")
+    page.locator(f'.md-nav--primary a[href$="/{path}"]').first.click()
+    page.wait_for_function("path => location.pathname.endsWith(path) && "
+                           "document.documentElement.dataset.bvBound === location.pathname", arg=path)
+    assert page.evaluate("() => window.bvSameVisit === true"), f"{path}: the page was reloaded"
+
+
+def test_an_edited_draw_dot_block_is_drawn_again_in_place_with_the_builds_ids(pg, site):
     """Chapter 1: a = 5 instead of 2 in block 1, then Run on block 3 (draw_dot(f)): the figure
     drawn in the page shows f = 20, carries the build figure's node and edge ids, and takes the
     build's figure's place; Reset brings the build's figure back."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    requests = []
-    page.on("request", lambda request: requests.append(request.url))
-    page.goto(f"{origin}/01-computational-graphs/", wait_until="load")
-    page.wait_for_load_state("networkidle")
-    assert [url for url in requests if "/assets/viz/" in url] == []
+    page = pg
+    visit(page, "01-computational-graphs/")
     page.evaluate(f"() => {RUN}.blocks[0].edit.click()")
     page.wait_for_function(f"() => {RUN}.blocks[0].editor")
     page.evaluate(f"() => {RUN}.blocks[0].editor.setCode({RUN}.blocks[0].source.replace('Value(2.0', 'Value(5.0'))")
@@ -335,14 +338,11 @@ def test_an_edited_draw_dot_block_is_drawn_again_in_place_with_the_builds_ids(br
     page.wait_for_function(f"() => !{RUN}.blocks[2].running && {RUN}.blocks[2].output.innerText.includes("
                            "'drawn when the site was built')", timeout=60_000)
     assert page.evaluate(f"() => getComputedStyle({RUN}.blocks[2].output.nextElementSibling).display") != "none"
-    assert len([url for url in requests if "/assets/viz/" in url]) == 1
-    assert [url for url in requests if not url.startswith((origin, "data:", "blob:"))] == []
-    page.close()
 
 
-def test_a_matplotlib_block_says_why_in_one_line_and_keeps_the_builds_figure(browser, origin):
-    page = browser.new_page()
-    page.goto(f"{origin}/07-check-break-fix/", wait_until="load")
+def test_a_matplotlib_block_says_why_in_one_line_and_keeps_the_builds_figure(pg):
+    page = pg
+    visit(page, "07-check-break-fix/")
     n = page.evaluate(f"""async () => {{
         const r = {RUN};
         for (const b of r.blocks) if (b.code.textContent.includes('import matplotlib')) return b.n;
@@ -355,4 +355,14 @@ def test_a_matplotlib_block_says_why_in_one_line_and_keeps_the_builds_figure(bro
                     "on your own machine (pytest, or the page's notebook). The figure below was drawn when the "
                     "site was built, from the page's code.")
     assert page.evaluate(f"n => !!{RUN}.blocks[n - 1].output.nextElementSibling.querySelector('img.graph')", n)
-    page.close()
+
+
+# --- The whole visit ---------------------------------------------------------------------
+
+
+def test_no_request_left_the_origin_and_no_error_was_thrown_and_graphviz_came_once(pg):
+    """Last: the whole visit, the playground and the chapters reached from it."""
+    assert [url for url in pg.requests if not url.startswith((pg.origin, "data:", "blob:"))] == []
+    assert pg.errors == []
+    viz = [url for url in pg.requests if "/assets/viz/" in url]
+    assert len(viz) == 1 and viz[0].endswith("/dist/viz.js"), viz
