@@ -55,3 +55,19 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {
         "Pyodide is 32-bit WebAssembly: with 4-byte pointers the node is 48 bytes and its float 16, "
         "where the page's 64-bit Python says 96 and 24",
 }
+
+
+def recorded(page):
+    """page, recording from now on every request's URL in page.requests and every uncaught
+    error and console error in page.errors (the page's and its workers'): what the browser
+    tests check for requests to another host and for errors. Returns page."""
+    page.requests, page.errors = [], []
+    page.on("request", lambda request: page.requests.append(request.url))
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and page.errors.append(message.text))
+    return page
+
+
+def foreign(page, origin):
+    """The requests page (recorded()) made to anything but origin, data: or blob: URLs."""
+    return [url for url in page.requests if not url.startswith((origin, "data:", "blob:"))]

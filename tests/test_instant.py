@@ -14,6 +14,7 @@ import time
 import pytest
 
 from scripts import exercise_format
+from tests.helpers import recorded
 
 PYTHON_RUNTIME = re.compile(r"/assets/pyodide/|site-python\.zip|/javascripts/python-worker\.js")
 RUN = "document.querySelector('.bv-run').runState"
@@ -22,11 +23,7 @@ RUN = "document.querySelector('.bv-run').runState"
 @pytest.fixture
 def reader(browser, served_site):
     """A page at chapter 1, the window marked, each request and error recorded."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.requests, page.errors = [], []
-    page.on("request", lambda request: page.requests.append(request.url))
-    page.on("pageerror", lambda error: page.errors.append(str(error)))
-    page.on("console", lambda message: message.type == "error" and page.errors.append(message.text))
+    page = recorded(browser.new_page(viewport={"width": 1280, "height": 900}))
     page.goto(served_site + "01-computational-graphs/", wait_until="load")
     page.evaluate("() => { window.bvSamePage = true; }")
     yield page

@@ -17,7 +17,7 @@ import graphviz
 import pytest
 
 from scripts import blocks, playground
-from tests.helpers import KNOWN_DIFFERENCES
+from tests.helpers import KNOWN_DIFFERENCES, foreign, recorded
 
 SHOTS = Path("/tmp/shots-live")
 PYTHON_OR_VIZ = re.compile(r"/assets/pyodide/|site-python\.zip|/assets/viz/|/javascripts/python(-worker)?\.js")
@@ -32,11 +32,7 @@ def pg(browser, served_site):
     Served where the site was built for, so Material navigates instantly from it (`visit`) and
     the chapters' tests below use the Python the playground started, as a reader's visit does."""
     origin = served_site.rstrip("/")
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.requests, page.errors = [], []
-    page.on("request", lambda request: page.requests.append(request.url))
-    page.on("pageerror", lambda error: page.errors.append(str(error)))
-    page.on("console", lambda message: message.type == "error" and page.errors.append(message.text))
+    page = recorded(browser.new_page(viewport={"width": 1280, "height": 900}))
     page.goto(f"{origin}/playground/", wait_until="load")
     page.wait_for_load_state("networkidle")
     page.at_load = list(page.requests)
@@ -362,7 +358,7 @@ def test_a_matplotlib_block_says_why_in_one_line_and_keeps_the_builds_figure(pg)
 
 def test_no_request_left_the_origin_and_no_error_was_thrown_and_graphviz_came_once(pg):
     """Last: the whole visit, the playground and the chapters reached from it."""
-    assert [url for url in pg.requests if not url.startswith((pg.origin, "data:", "blob:"))] == []
+    assert foreign(pg, pg.origin) == []
     assert pg.errors == []
     viz = [url for url in pg.requests if "/assets/viz/" in url]
     assert len(viz) == 1 and viz[0].endswith("/dist/viz.js"), viz

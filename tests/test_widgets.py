@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from scripts import ROOT
+from tests.helpers import foreign, recorded
 
 SHOTS = Path("/tmp/shots-widgets")
 
@@ -20,15 +21,11 @@ WIDGET_SCRIPTS = ["widgets.js", "dom.js", "graph.js", "stepper.js", "visit-order
 def page(browser, origin):
     """A fresh page; it fails the test on any console error or request to another host."""
     context = browser.new_context()
-    page = context.new_page()
-    errors, foreign = [], []
-    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("request", lambda r: r.url.startswith((origin, "data:", "blob:")) or foreign.append(r.url))
+    page = recorded(context.new_page())
     yield page
     context.close()
-    assert not errors, errors
-    assert not foreign, foreign
+    assert page.errors == [], page.errors
+    assert foreign(page, origin) == []
 
 
 @pytest.fixture(scope="module")
@@ -37,13 +34,9 @@ def chapter_1(browser, origin):
     starts at the first edit and stays up for the next, as in a reader's visit. It fails the
     last of them on any console error or request to another host."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    errors, foreign = [], []
-    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("request", lambda r: r.url.startswith((origin, "data:", "blob:")) or foreign.append(r.url))
+    page = recorded(context.new_page())
     page.goto(origin + "/01-computational-graphs/")
-    page.errors, page.foreign = errors, foreign
+    page.origin = origin
     yield page
     context.close()
 
@@ -677,4 +670,4 @@ def test_the_neuron_edited_twice_is_traced_again_and_reads_mid_backward_at_every
             widget.screenshot(path=str(SHOTS / f"neuron-edited-{width}-{scheme}.png"))
             wide = page.evaluate("() => document.scrollingElement.scrollWidth")
             assert wide <= width, (width, wide)
-    assert page.errors == [] and page.foreign == [], (page.errors, page.foreign)  # the whole visit
+    assert page.errors == [] and foreign(page, page.origin) == [], page.errors  # the whole visit
