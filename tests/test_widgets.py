@@ -667,7 +667,8 @@ def test_the_neuron_edited_twice_is_traced_again_and_reads_mid_backward_at_every
                         return [box.scrollWidth > box.clientWidth, at.left >= view.left && at.right <= view.right];
                     }""")
                     assert inside == [True, True], inside
-            widget.screenshot(path=str(SHOTS / f"neuron-edited-{width}-{scheme}.png"))
+            widget.screenshot(path=str(SHOTS / f"neuron-edited-{width}-{scheme}.png"),
+                              style=".md-header { visibility: hidden }")  # sticky, over a scrolled page
             wide = page.evaluate("() => document.scrollingElement.scrollWidth")
             assert wide <= width, (width, wide)
     assert page.errors == [] and foreign(page, page.origin) == [], page.errors  # the whole visit
