@@ -303,6 +303,12 @@ def test_an_edited_draw_dot_block_is_drawn_again_in_place_with_the_builds_ids(pg
     build's figure's place; Reset brings the build's figure back."""
     page = pg
     visit(page, "01-computational-graphs/")
+
+    def late(route):  # the stylesheet that hides the build's figure, slower than Graphviz (up already)
+        time.sleep(0.5)
+        route.continue_()
+
+    page.route("**/stylesheets/live-figure.css", late)
     page.evaluate(f"() => {RUN}.blocks[0].edit.click()")
     page.wait_for_function(f"() => {RUN}.blocks[0].editor")
     page.evaluate(f"() => {RUN}.blocks[0].editor.setCode({RUN}.blocks[0].source.replace('Value(2.0', 'Value(5.0'))")
@@ -334,6 +340,7 @@ def test_an_edited_draw_dot_block_is_drawn_again_in_place_with_the_builds_ids(pg
     page.wait_for_function(f"() => !{RUN}.blocks[2].running && {RUN}.blocks[2].output.innerText.includes("
                            "'drawn when the site was built')", timeout=60_000)
     assert page.evaluate(f"() => getComputedStyle({RUN}.blocks[2].output.nextElementSibling).display") != "none"
+    page.unroute("**/stylesheets/live-figure.css", late)
 
 
 def test_a_matplotlib_block_says_why_in_one_line_and_keeps_the_builds_figure(pg):

@@ -17,7 +17,10 @@ const here = import.meta.url;
 export async function showFigure(state, mine) {
   const { output } = state;
   const note = element("p", { class: "bv-run-note" });
-  loadStylesheet(new URL("../stylesheets/live-figure.css", here).href);
+  // awaited before the drawing goes in: with Graphviz already up (a page reached by instant
+  // navigation from the playground), the drawing can come first and show above the build's
+  // figure until the stylesheet that hides that one arrives
+  const styled = loadStylesheet(new URL("../stylesheets/live-figure.css", here).href);
   note.textContent = "Drawing your figure with Graphviz…";
   output.append(note);
   try {
@@ -31,6 +34,7 @@ export async function showFigure(state, mine) {
     svg.setAttribute("aria-label", mine.figure
       ? `Your version of the figure: the computation graph block ${state.n} now draws`
       : `The computation graph block ${state.n} draws`);
+    await styled;
     if (!output.contains(note)) return; // a newer Run or Reset emptied the output meanwhile
     note.textContent = mine.figure
       ? "Your figure, drawn in your browser by Graphviz from your edited code, in place of the build's " +
