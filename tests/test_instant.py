@@ -20,9 +20,10 @@ PYTHON_RUNTIME = re.compile(r"/assets/pyodide/|site-python\.zip|/javascripts/pyt
 RUN = "document.querySelector('.bv-run').runState"
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def reader(browser, served_site):
-    """A page at chapter 1, the window marked, each request and error recorded."""
+    """A page at chapter 1, the window marked, each request and error recorded: one reader's
+    visit, which the tests below continue in file order (one page, one Python)."""
     page = recorded(browser.new_page(viewport={"width": 1280, "height": 900}))
     page.goto(served_site + "01-computational-graphs/", wait_until="load")
     page.evaluate("() => { window.bvSamePage = true; }")
@@ -108,7 +109,7 @@ def test_every_widget_of_a_page_reached_instantly_works(reader, served_site):
     assert page.locator(".bv-progress__text").text_content() != progress_before
     badge = page.locator(".md-nav__link--active .bv-progress-badge [aria-hidden]").first
     assert badge.text_content().startswith("1/")
-    # An exercise, run with its solution: Python starts (the first Run of this visit).
+    # An exercise, run with its solution, in the Python chapter 1's Run started.
     exercise = page.locator('.exercise[data-exercise="local_add_mul"]')
     exercise.scroll_into_view_if_needed()
     exercise.locator(".cm-editor").wait_for()
@@ -119,6 +120,7 @@ def test_every_widget_of_a_page_reached_instantly_works(reader, served_site):
     page.wait_for_function("() => !document.querySelector('.exercise[data-exercise=\"local_add_mul\"]')"
                            ".classList.contains('is-running')", timeout=60_000)
     assert exercise.locator(".exercise-summary").text_content().startswith("All ")
+    assert "Python started" not in exercise.locator(".exercise-status").text_content()
 
     follow(page, 'nav.md-nav--primary a.md-nav__link[href$="/playground/"]', "/playground/")
     page.get_by_role("button", name="Draw and check").click()
