@@ -632,6 +632,9 @@ def test_the_neuron_edited_twice_is_traced_again_and_reads_mid_backward_at_every
     widget = page.locator(".bv-stepper")
     widget.wait_for(state="visible")
     widget.get_by_role("button", name="the neuron").click()
+    whole = """() => [...document.querySelectorAll('.bv-stepper .bv-widget__leaf')]
+        .filter(box => box.scrollWidth > box.clientWidth).map(box => `${box.id}: ${box.value}`)"""
+    assert page.evaluate(whole) == [], "a leaf's box hides part of its value (b = 6.8813735870195432)"
     timings = []
     for label, value in [("x2", "-1.5"), ("w1", "-2")]:
         page.evaluate("() => { document.querySelector('.bv-stepper').retraceMs = null; }")
@@ -671,4 +674,5 @@ def test_the_neuron_edited_twice_is_traced_again_and_reads_mid_backward_at_every
                               style=".md-header { visibility: hidden }")  # sticky, over a scrolled page
             wide = page.evaluate("() => document.scrollingElement.scrollWidth")
             assert wide <= width, (width, wide)
+            assert page.evaluate(whole) == [], width
     assert page.errors == [] and foreign(page, page.origin) == [], page.errors  # the whole visit
