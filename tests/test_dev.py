@@ -328,6 +328,18 @@ def test_beside_a_full_chromium_the_headless_shell_is_installed_where_apt_needs_
     assert machine.calls()[-1] == f"CHROMIUM={machine.bin / 'chromium-headless-shell'}"
 
 
+def test_beside_a_full_chromium_a_release_without_the_headless_shell_goes_on_with_chromium(machine):
+    machine.remove("chromium-headless-shell")
+    machine.stub("apt-get", """[ "$1" = install ] || exit 0
+echo "E: Unable to locate package chromium-headless-shell" >&2; exit 100""")
+    result = machine.run("test")
+    assert result.returncode == 0, result.stderr
+    assert "E: Unable to locate package chromium-headless-shell" in result.stderr
+    assert f"==> chromium-headless-shell could not be installed: the browser tests use {machine.bin / 'chromium'}" \
+        in result.stderr
+    assert machine.calls()[-1] == f"CHROMIUM={machine.bin / 'chromium'}"
+
+
 def test_beside_a_full_chromium_without_root_or_sudo_the_tests_use_the_full_chromium(machine):
     machine.remove("chromium-headless-shell")
     machine.script(machine.bin / "id", "echo 1000")
