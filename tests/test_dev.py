@@ -310,17 +310,10 @@ def test_ubuntus_snap_stub_is_not_taken_for_chromium_and_it_says_what_to_do(mach
     assert not pytest_call(machine)
 
 
-def test_on_debian_without_chromium_it_installs_chromiums_headless_shell(machine):
-    machine.remove("chromium", "chromium-headless-shell")
-    machine.package("chromium-headless-shell", "chromium-headless-shell", 'echo "Chromium 140.0.7339.80"')
-    result = machine.run("test")
-    assert result.returncode == 0, result.stderr
-    assert "apt-get install -y -qq chromium-headless-shell" in machine.calls()
-    assert machine.calls()[-1] == f"CHROMIUM={machine.bin / 'chromium-headless-shell'}"
-
-
-def test_beside_a_full_chromium_the_headless_shell_is_installed_where_apt_needs_no_password(machine):
-    machine.remove("chromium-headless-shell")
+@pytest.mark.parametrize("missing", [("chromium", "chromium-headless-shell"), ("chromium-headless-shell",)],
+                         ids=["no-chromium", "beside-a-full-chromium"])
+def test_on_debian_as_root_it_installs_chromiums_headless_shell(machine, missing):
+    machine.remove(*missing)
     machine.package("chromium-headless-shell", "chromium-headless-shell", 'echo "Chromium 140.0.7339.80"')
     result = machine.run("test")
     assert result.returncode == 0, result.stderr
