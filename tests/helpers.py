@@ -71,3 +71,15 @@ def recorded(page):
 def foreign(page, origin):
     """The requests page (recorded()) made to anything but origin, data: or blob: URLs."""
     return [url for url in page.requests if not url.startswith((origin, "data:", "blob:"))]
+
+
+def follow(page, selector, path):
+    """Click the link `selector` of the page shown, as a reader does: Material's instant
+    navigation swaps the next page in without a reload, keeping the page's JavaScript and its
+    Python. Waits until `path` ("/02-chain-rule/") is shown and its widgets are bound
+    (widgets.js marks the page); fails if the page was reloaded (the window's mark is gone)."""
+    page.evaluate("() => { window.bvSamePage ??= true; }")
+    page.locator(selector).first.click()
+    page.wait_for_function("path => location.pathname.endsWith(path) && "
+                           "document.documentElement.dataset.bvBound === location.pathname", arg=path)
+    assert page.evaluate("() => window.bvSamePage === true"), f"{path}: the page was reloaded"

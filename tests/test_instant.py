@@ -14,7 +14,7 @@ import time
 import pytest
 
 from scripts import exercise_format
-from tests.helpers import recorded
+from tests.helpers import follow, recorded
 
 PYTHON_RUNTIME = re.compile(r"/assets/pyodide/|site-python\.zip|/javascripts/python-worker\.js")
 RUN = "document.querySelector('.bv-run').runState"
@@ -31,16 +31,6 @@ def reader(browser, served_site):
     page.close()
 
 
-def follow(page, selector, path):
-    """Click a link of the page (instantly, by Material) and wait until `path`'s content is in."""
-    page.locator(selector).first.click()
-    page.wait_for_function("path => location.pathname.endsWith(path) && "
-                           "document.querySelector('article h1')?.id !== window.bvLastTitle", arg=path)
-    page.wait_for_load_state("load")
-    assert page.evaluate("() => window.bvSamePage === true"), f"{path}: the page was reloaded"
-    page.evaluate("() => { window.bvLastTitle = document.querySelector('article h1')?.id; }")
-
-
 def run_block(page, n, timeout=60_000):
     """Run block n of the page shown (its Run button); the result, and seconds from the click."""
     page.wait_for_function(f"() => {RUN}?.blocks.length > 0")
@@ -53,7 +43,6 @@ def run_block(page, n, timeout=60_000):
 
 def test_the_next_chapter_keeps_python_and_its_first_run_needs_no_start(reader):
     page = reader
-    page.evaluate("() => { window.bvLastTitle = document.querySelector('article h1')?.id; }")
     first, cold_seconds = run_block(page, 1)
     assert first["kind"] == "result" and first["coldStart"], first
     runtime_fetches = len([u for u in page.requests if PYTHON_RUNTIME.search(u)])
@@ -86,7 +75,6 @@ def test_every_widget_of_a_page_reached_instantly_works(reader, served_site):
     """Chapter 1 to 4 through the footer, the playground through the navigation: a stepper
     steps, a quiz answers and counts in the progress, an exercise runs in the same Python."""
     page = reader
-    page.evaluate("() => { window.bvLastTitle = document.querySelector('article h1')?.id; }")
     follow(page, "a.md-footer__link--next", "/02-chain-rule/")
     follow(page, "a.md-footer__link--next", "/03-backprop-by-hand/")
 

@@ -17,7 +17,7 @@ import graphviz
 import pytest
 
 from scripts import blocks, playground
-from tests.helpers import KNOWN_DIFFERENCES, foreign, recorded
+from tests.helpers import KNOWN_DIFFERENCES, follow, foreign, recorded
 
 SHOTS = Path("/tmp/shots-live")
 PYTHON_OR_VIZ = re.compile(r"/assets/pyodide/|site-python\.zip|/assets/viz/|/javascripts/python(-worker)?\.js")
@@ -29,7 +29,7 @@ measured = {}
 @pytest.fixture(scope="module")
 def pg(browser, served_site):
     """The playground's page, opened once: its requests, errors and console errors recorded.
-    Served where the site was built for, so Material navigates instantly from it (`visit`) and
+    Served where the site was built for, so Material navigates instantly from it (`follow`) and
     the chapters' tests below use the Python the playground started, as a reader's visit does."""
     origin = served_site.rstrip("/")
     page = recorded(browser.new_page(viewport={"width": 1280, "height": 900}))
@@ -287,22 +287,12 @@ def source_of(site, name, line):
 RUN = "document.querySelector('.bv-run').runState"
 
 
-def visit(page, path):
-    """Go to the page at `path` ("01-computational-graphs/") by its link in the navigation, as a
-    reader does: Material swaps it in without a reload, so the playground's Python stays up."""
-    page.evaluate("() => { window.bvSameVisit = true; }")
-    page.locator(f'.md-nav--primary a[href$="/{path}"]').first.click()
-    page.wait_for_function("path => location.pathname.endsWith(path) && "
-                           "document.documentElement.dataset.bvBound === location.pathname", arg=path)
-    assert page.evaluate("() => window.bvSameVisit === true"), f"{path}: the page was reloaded"
-
-
 def test_an_edited_draw_dot_block_is_drawn_again_in_place_with_the_builds_ids(pg, site):
     """Chapter 1: a = 5 instead of 2 in block 1, then Run on block 3 (draw_dot(f)): the figure
     drawn in the page shows f = 20, carries the build figure's node and edge ids, and takes the
     build's figure's place; Reset brings the build's figure back."""
     page = pg
-    visit(page, "01-computational-graphs/")
+    follow(page, '.md-nav--primary a[href$="/01-computational-graphs/"]', "/01-computational-graphs/")
 
     def late(route):  # the stylesheet that hides the build's figure, slower than Graphviz (up already)
         time.sleep(0.5)
@@ -345,7 +335,7 @@ def test_an_edited_draw_dot_block_is_drawn_again_in_place_with_the_builds_ids(pg
 
 def test_a_matplotlib_block_says_why_in_one_line_and_keeps_the_builds_figure(pg):
     page = pg
-    visit(page, "07-check-break-fix/")
+    follow(page, '.md-nav--primary a[href$="/07-check-break-fix/"]', "/07-check-break-fix/")
     n = page.evaluate(f"""async () => {{
         const r = {RUN};
         for (const b of r.blocks) if (b.code.textContent.includes('import matplotlib')) return b.n;
