@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from scripts import ROOT, progress
+from tests.helpers import recorded
 
 SHOTS = Path("/tmp/shots-b")
 CHECK = """([kind, id]) => document.dispatchEvent(new CustomEvent("bv-check",
@@ -41,13 +42,11 @@ def test_the_totals_are_the_quizzes_and_exercises_each_chapter_shows(site, total
     assert totals["04-engine/"]["exercises"][:1] == ["local_add_mul"]
 
 
-def progress_page(browser, origin, path, width=1280, scheme="light"):
-    page = browser.new_page(viewport={"width": width, "height": 900}, color_scheme=scheme)
-    requests = []
-    page.on("request", lambda request: requests.append(request.url))
+def progress_page(browser, origin, path):
+    """The page at `path`, 1280 px wide, its requests recorded, once the navigation's badges show."""
+    page = recorded(browser.new_page(viewport={"width": 1280, "height": 900}))
     page.goto(f"{origin}/{path}", wait_until="load")
     page.wait_for_function("() => document.querySelector('.bv-progress-badge')")
-    page.requests = requests
     return page
 
 
