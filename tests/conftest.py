@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from scripts import ROOT
-from tests.helpers import BROWSER_ARGS, chromium, mkdocs_build
+from tests.helpers import BOUND, BROWSER_ARGS, chromium, mkdocs_build
 
 # The order in which pytest-xdist hands out modules (pyproject.toml: --no-loadscope-reorder).
 # The longest first, a minute or so each in Chromium, and the short ones fill in around
@@ -200,8 +200,7 @@ class SearchlessBrowser:
 
 # widgets.js binds a page's widgets after its modules load, which the load event does not
 # wait for; it marks the page when done. A test, unlike a reader, acts at once.
-WIDGETS_BOUND = ("() => !document.querySelector('script[src*=\"javascripts/widgets.js\"]') "
-                 "|| document.documentElement.dataset.bvBound === location.pathname")
+WIDGETS_BOUND = f"() => !document.querySelector('script[src*=\"javascripts/widgets.js\"]') || {BOUND}"
 
 
 def _wait_for_widgets(page):

@@ -73,6 +73,10 @@ def foreign(page, origin):
     return [url for url in page.requests if not url.startswith((origin, "data:", "blob:"))]
 
 
+# True once widgets.js has bound every widget of the page shown (it marks the page so).
+BOUND = "document.documentElement.dataset.bvBound === location.pathname"
+
+
 def follow(page, selector, path):
     """Click the link `selector` of the page shown, as a reader does: Material's instant
     navigation swaps the next page in without a reload, keeping the page's JavaScript and its
@@ -80,6 +84,5 @@ def follow(page, selector, path):
     (widgets.js marks the page); fails if the page was reloaded (the window's mark is gone)."""
     page.evaluate("() => { window.bvSamePage ??= true; }")
     page.locator(selector).first.click()
-    page.wait_for_function("path => location.pathname.endsWith(path) && "
-                           "document.documentElement.dataset.bvBound === location.pathname", arg=path)
+    page.wait_for_function(f"path => location.pathname.endsWith(path) && {BOUND}", arg=path)
     assert page.evaluate("() => window.bvSamePage === true"), f"{path}: the page was reloaded"
