@@ -8,6 +8,9 @@ import json
 import os
 import pickle
 import socket
+import subprocess
+import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -119,14 +122,25 @@ def origin(site):
     server.shutdown()
 
 
-class _SharedPortServer(http.server.ThreadingHTTPServer):
-    """A server on a port other processes may serve too (SO_REUSEPORT: the kernel hands each
-    connection to one of them). Every pytest-xdist worker serves the same built site there,
-    so any test module may, and one worker ending takes nothing away from the others."""
-
+# The built site served on a port other processes may serve too (SO_REUSEPORT: the kernel hands
+# each connection to one of them), in a process of its own: argv is the port and the folder.
+# Every pytest-xdist worker starts one, so any test module may use the address, and one worker
+# ending takes nothing away from the others. Not a thread of the worker: it would handle the
+# other worker's requests while this one runs a page whose numbers count the process's objects
+# (chapter 10 counts what the garbage collector tracks; a fresh-clone run read 1.1, not 1.0).
+_SERVE = """\
+import functools, http.server, socket, sys
+class Server(http.server.ThreadingHTTPServer):
     def server_bind(self):
         self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         super().server_bind()
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+server = Server(("127.0.0.1", int(sys.argv[1])), functools.partial(Quiet, directory=sys.argv[2]))
+print("serving", flush=True)
+server.serve_forever()
+"""
 
 
 @pytest.fixture(scope="session")
@@ -137,15 +151,17 @@ def served_site(site_build, site):
     name that address). Fails if that port, free when the build started, has been taken since
     by a program other than this test run."""
     url = site_build["site_url"]
-    handler = functools.partial(_QuietHandler, directory=str(site))
-    try:
-        server = _SharedPortServer(("127.0.0.1", urlsplit(url).port), handler)
-    except OSError as error:
-        pytest.fail(f"cannot serve the site at {url}, the address it was built for: {error}")
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    errors = tempfile.TemporaryFile("w+")  # not a pipe: a long run's broken connections would fill it
+    server = subprocess.Popen([sys.executable, "-c", _SERVE, str(urlsplit(url).port), str(site)],
+                              stdout=subprocess.PIPE, stderr=errors, text=True)
+    if server.stdout.readline() != "serving\n":
+        server.wait()
+        errors.seek(0)
+        pytest.fail(f"cannot serve the site at {url}, the address it was built for: {errors.read()}")
     yield url
-    server.shutdown()
-    server.server_close()
+    server.terminate()
+    server.wait()
+    errors.close()
 
 
 SEARCH_INDEX = "**/search/search_index.json"
