@@ -12,7 +12,8 @@ run() gives everything the page shows, as plain data: the graph's DOT source
 (micrograd.draw_dot; the page draws it with Graphviz as WebAssembly, so its SVG carries
 draw_dot's ids), the forward and backward pass step by step (micrograd.trace, the engine's
 own loop) with every number written out, and each leaf's grad beside its estimate by
-centered finite differences (micrograd.gradcheck). The page does no arithmetic.
+centered finite differences (micrograd.gradcheck). The page does no arithmetic and
+formats no number: every text it shows, the table's included, is written here.
 
 A shared link carries only the two texts: they are data, parsed by the whitelist here,
 never evaluated. Stdlib and micrograd only: this module runs in CPython (tests/
@@ -121,7 +122,8 @@ def run(expression, values):
     """Everything the page shows for one expression, as a dict (json.dumps gives strict JSON).
 
     {"ok": True, "expression", "values", "result", "leaves": [{name, data, grad, numeric,
-    error, passed}], "check": {passed, h, tol, absTol}, "dot", and the steps as the view
+    error, passed, shown}], "check": {passed, h, tol, absTol, text}, "caption", "dot", and the
+    steps as the view
     replays them: "nodes" [{id, name, data}], "edges" {edge id: text}, "forward",
     "forwardCaptions", "backward" [{node, edges, parents, grads}], "backwardCaptions",
     "zeroGrads"}; or {"ok": False, "field", "column", "message"} for a text the playground
@@ -170,13 +172,43 @@ def _run(expression, values):
     report = []
     for x, estimate in zip(inputs, numeric):
         error = relative_error(x.grad, estimate)
+        passed = bool(error <= TOL or abs(x.grad - estimate) <= ABS_TOL)
         report.append({"name": x.label, "data": _json(x.data), "grad": _json(x.grad), "numeric": _json(estimate),
-                       "error": _json(error),
-                       "passed": bool(error <= TOL or abs(x.grad - estimate) <= ABS_TOL)})
+                       "error": _json(error), "passed": passed,  # the table's row, as the page shows it:
+                       "shown": [x.label, shown(x.data), shown(x.grad), shown(estimate), exponent(error, 1),
+                                 "✓ agrees" if passed else "✗ differs"]})
+    passed = all(r["passed"] for r in report)
+    check = (f"Every leaf's grad agrees with centered finite differences (h = {exponent(H)}): relative error "
+             f"at most {exponent(TOL)}, or an absolute difference under {exponent(ABS_TOL)}." if passed else
+             "Some grads differ from centered finite differences. Where the function has a kink (relu at 0) "
+             "or a large curvature, the estimate itself is off; otherwise the engine would be wrong.")
     return {"ok": True, "expression": text, "values": ", ".join(f"{n} = {_plain(given[n])}" for n in names),
             "result": _json(root.data), "leaves": report,
-            "check": {"passed": all(r["passed"] for r in report), "h": H, "tol": TOL, "absTol": ABS_TOL},
+            "check": {"passed": passed, "h": H, "tol": TOL, "absTol": ABS_TOL, "text": check},
+            "caption": f"out = {shown(root.data)}. Each leaf's grad from backward(), and its estimate by "
+                       "centered differences (micrograd.gradcheck)",
             "dot": dot, **steps}
+
+
+def shown(x):
+    """A number as the table shows it: 10 significant digits, a true minus, no "-0".
+
+    float -> str: shown(-1.5) == "−1.5", shown(0.1 + 0.2) == "0.3", shown(1e-7) == "1e−7",
+    shown(math.inf) == "∞".
+    """
+    if not math.isfinite(x):
+        return "NaN" if math.isnan(x) else ("∞" if x > 0 else "−∞")
+    text = f"{x:.10g}".replace("e-0", "e-").replace("e+0", "e+").replace("e+", "e")
+    return ("0" if text == "-0" else text).replace("-", "−")
+
+
+def exponent(x, digits=0):
+    """A number in powers of ten: exponent(1e-6) == "1e−6", exponent(1.0, 1) == "1.0e0"; a
+    NaN or an infinity as shown() writes it."""
+    if not math.isfinite(x):
+        return shown(x)
+    mantissa, power = f"{x:.{digits}e}".split("e")
+    return f"{mantissa}e{int(power)}".replace("-", "−")
 
 
 # --- Parsing ---------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import pytest
 
 from micrograd import Value, draw_dot
 from scripts import playground, run_blocks
-from scripts.playground import PlaygroundError, build, parse, parse_values, run
+from scripts.playground import PlaygroundError, build, exponent, parse, parse_values, run, shown
 from scripts.stepper_trace import replay
 
 
@@ -144,6 +144,28 @@ def test_every_leafs_grad_is_checked_by_centered_differences():
     kink = run("relu(a)", "a = 0")
     assert not kink["check"]["passed"], "at relu's kink, finite differences see 0.5, backward 0"
     assert (kink["leaves"][0]["grad"], kink["leaves"][0]["numeric"]) == (0.0, 0.5)
+
+
+@pytest.mark.parametrize("x, text", [
+    (-1.5, "−1.5"), (0.1 + 0.2, "0.3"), (-0.0, "0"), (6.881373587019543, "6.881373587"),
+    (1e-7, "1e−7"), (-2.5e-12, "−2.5e−12"), (123456789012.0, "1.23456789e11"),
+    (math.inf, "∞"), (-math.inf, "−∞"), (math.nan, "NaN")])
+def test_the_table_writes_a_number_with_10_digits_and_a_true_minus(x, text):
+    assert shown(x) == text
+
+
+def test_the_tables_rows_and_summary_are_written_in_python():
+    """The page formats no number: it shows these texts as they are (tests/test_live.py)."""
+    result = run("relu(a) * b", "a = 0, b = 3")
+    assert [leaf["shown"] for leaf in result["leaves"]] == [
+        ["a", "0", "0", "1.5", "1.0e0", "✗ differs"], ["b", "3", "0", "0", "0.0e0", "✓ agrees"]]
+    assert result["caption"].startswith("out = 0. ")
+    assert result["check"]["text"].startswith("Some grads differ")
+    passing = run("(a + b) * c", "a = 2, b = -3, c = 10")
+    assert passing["leaves"][0]["shown"][:3] == ["a", "2", "10"]
+    assert passing["check"]["text"] == ("Every leaf's grad agrees with centered finite differences (h = 1e−6): "
+                                        "relative error at most 1e−6, or an absolute difference under 1e−9.")
+    assert exponent(3.26e-11, 1) == "3.3e−11" and exponent(math.inf) == "∞"
 
 
 def test_the_steps_are_the_steppers_replay_of_the_engines_trace():
