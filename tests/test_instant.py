@@ -71,11 +71,33 @@ def test_the_next_chapter_keeps_python_and_its_first_run_needs_no_start(reader):
     assert page.errors == []
 
 
+def test_a_run_left_running_on_the_last_page_does_not_hold_up_the_next_pages_run(reader):
+    """Chapter 1's block 1 edited into an endless loop and Run, then chapter 2 by the footer:
+    its Run stops the loop (Python with it) instead of waiting out the loop's 20 s limit, and
+    never says it waits. A learner who left a slow Run behind waited 20 s with nothing to see."""
+    page = reader
+    page.wait_for_function(f"() => {RUN}?.blocks.length > 0")
+    page.evaluate(f"() => {RUN}.blocks[0].edit.click()")
+    page.wait_for_function(f"() => {RUN}.blocks[0].editor")
+    page.evaluate(f"() => {RUN}.blocks[0].editor.setCode('while True:\\n    pass\\n')")
+    page.locator(".bv-run-bar").first.locator(".bv-run-run").click()
+    page.wait_for_function(f"() => {RUN}.blocks[0].running")
+    follow(page, "a.md-footer__link--next", "/02-chain-rule/")
+    page.evaluate("""() => { window.bvSaid = []; new MutationObserver(() => window.bvSaid.push(
+        ...[...document.querySelectorAll('.bv-run-progress')].map(p => p.textContent)))
+        .observe(document.querySelector('article'), { subtree: true, childList: true, characterData: true }); }""")
+    result, seconds = run_block(page, 1)
+    assert result["kind"] == "result" and result["coldStart"], result  # the loop took its Python down
+    assert seconds < 15, f"{seconds:.1f} s: it waited for the loop's 20 s limit"
+    assert not any("Waiting" in text for text in page.evaluate("() => window.bvSaid")), "it said it waits"
+    print(f"\nmeasured: next chapter's Run with a loop left running on the last: {seconds:.2f} s "
+          "(Python started again)")
+
+
 def test_every_widget_of_a_page_reached_instantly_works(reader, served_site):
-    """Chapter 1 to 4 through the footer, the playground through the navigation: a stepper
+    """Chapter 2 to 4 through the footer, the playground through the navigation: a stepper
     steps, a quiz answers and counts in the progress, an exercise runs in the same Python."""
     page = reader
-    follow(page, "a.md-footer__link--next", "/02-chain-rule/")
     follow(page, "a.md-footer__link--next", "/03-backprop-by-hand/")
 
     stepper = page.locator(".bv-stepper").first

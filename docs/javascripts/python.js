@@ -5,7 +5,8 @@
 // kinds of Run share it, and the steppers and the playground too. It lives as long as
 // this module: across Material's instant navigation (mkdocs.yml: navigation.instant),
 // so the next chapter's first Run finds Python up. Code that runs longer than the time limit, or that the
-// reader stops (options.signal, an AbortSignal: the exercises' Stop button), is
+// reader stops (options.signal, an AbortSignal: the exercises' Stop button), or that
+// still runs for a page the reader has left when the next page asks for a Run, is
 // stopped the only way a static site can stop it: worker.terminate() (Pyodide's
 // interrupt buffer needs cross-origin isolation headers a static host may not
 // send). The next Run starts a fresh worker.
@@ -16,10 +17,18 @@
 // posts to the page itself, which the reader's code can (`js.postMessage`), are
 // never read.
 
+import { onEveryPage } from "./dom.js";
+
 let python = null; // {worker, port} while a worker lives
 let nextId = 1;
 let queue = Promise.resolve();
-let waiting = 0; // Runs queued or running
+// Runs queued or running, each with the page it was started on. A Run of a page the reader
+// has left shows its output nowhere: the next page's Run stops it rather than wait for it
+// (up to a Run's time limit, 20 s). Only then: a Run that ends before the next one is asked
+// for keeps Python up.
+const runs = new Set(); // {page, controller}
+let page = 0; // counts the pages shown (instant navigation brings a new one without a reload)
+onEveryPage(() => { page += 1; });
 
 /**
  * Run the reader's code against one exercise's tests.
@@ -66,12 +75,18 @@ export function pageRuntime() {
 
 function enqueue(request, options) {
   if (!options.runtimeURL) options = { ...pageRuntime(), ...options };
-  if (waiting > 0) options.onProgress?.("Waiting for the Run before this one to finish…");
-  waiting += 1;
-  const run = queue.then(() => runOnce(request, options)).finally(() => { waiting -= 1; });
+  for (const earlier of runs) if (earlier.page !== page) earlier.controller.abort();
+  if ([...runs].some((earlier) => earlier.page === page)) {
+    options.onProgress?.("Waiting for the Run before this one to finish…");
+  }
+  const mine = { page, controller: new AbortController() };
+  runs.add(mine);
+  const { signal } = mine.controller; // the reader's Stop (options.signal) or the next page's Run
+  if (options.signal?.aborted) mine.controller.abort();
+  options.signal?.addEventListener("abort", () => mine.controller.abort(), { once: true });
+  options = { ...options, signal };
+  const run = queue.then(() => runOnce(request, options)).finally(() => runs.delete(mine));
   queue = run;
-  const { signal } = options;
-  if (!signal) return run;
   // Stopped while it waits behind another Run: it answers at once (and never starts).
   const stoppedEarly = new Promise((resolve) => {
     signal.addEventListener("abort", () => resolve(STOPPED_BY_READER), { once: true });
