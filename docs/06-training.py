@@ -247,9 +247,9 @@ assert all(a == 1.0 for a in acc_history[settled:])
 # What learning rate does the last step ($k = 99$) use? How many times
 # smaller is it than the first step's?
 #
-# <!-- quiz: number(1.0 - 0.9 * (steps - 1) / steps, answer=0.109, tol=1e-9) -->
+# <!-- quiz: number(1.0 - 0.9 * (steps - 1) / steps, answer=0.109, tol=1e-9, label="Its learning rate") -->
 #
-# <!-- quiz: number(1.0 / (1.0 - 0.9 * (steps - 1) / steps), answer=9.2, tol=0.05) -->
+# <!-- quiz: number(1.0 / (1.0 - 0.9 * (steps - 1) / steps), answer=9.2, tol=0.05, label="Times smaller") -->
 #
 # </div>
 

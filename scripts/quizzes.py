@@ -21,6 +21,9 @@ and by the site build alike):
   A mistake that equals the key, or another mistake, fails the page at the quiz's line.
 - choice(EXPR, options=[...]): multiple choice; EXPR gives the right option, which must be
   one of the options (a str). Options are inline Markdown, math included.
+- label="...": what the answer box is called (plain text; "Your answer", or "Pick one" for a
+  choice, by default). A question with more than one box names each (tests/test_chapters.py):
+  a screen reader, and the eye, otherwise meet two boxes called the same.
 
 The quiz is HTML in the page, hidden until docs/javascripts/quiz.js shows it, so with
 JavaScript off the reader has the question and the folded answer, as before.
@@ -44,21 +47,24 @@ class Number:
     answer: float
     tol: float
     mistakes: list = dataclasses.field(default_factory=list)  # [(wrong number, message)]
+    label: str = "Your answer"
 
 
 @dataclasses.dataclass
 class Choice:
     key: str
     options: list
+    label: str = "Pick one"
 
 
 def _real(x):
     return isinstance(x, numbers.Real) and not isinstance(x, bool)
 
 
-def number(expression, *, answer, tol=0.0, mistakes=None):
+def number(expression, *, answer, tol=0.0, mistakes=None, label="Your answer"):
     """A numeric quiz: `expression` (int or float) must equal `answer` within `tol` (>= 0).
-    mistakes: {message: number}, the classic wrong answers, each computed by the page."""
+    mistakes: {message: number}, the classic wrong answers, each computed by the page;
+    label: the answer box's name (str). Raises TypeError for anything else."""
     if not _real(expression):
         raise TypeError(f"number() needs a number to check against, not {type(expression).__name__}"
                         " (for a Value, give its .data or .grad)")
@@ -69,7 +75,14 @@ def number(expression, *, answer, tol=0.0, mistakes=None):
     if not all(isinstance(m, str) and m and _real(v) for v, m in pairs):
         raise TypeError("number() needs mistakes= a dict {message: the wrong number it explains, "
                         "or a list of them}")
-    return Number(float(expression), float(answer), float(tol), [(float(v), m) for v, m in pairs])
+    return Number(float(expression), float(answer), float(tol), [(float(v), m) for v, m in pairs],
+                  _label(label))
+
+
+def _label(label):
+    if not (isinstance(label, str) and label.strip()):
+        raise TypeError(f"a quiz's label= must be a non-empty str, not {label!r}")
+    return label.strip()
 
 
 # The classic mistakes' messages, named in a quiz as mistakes={LOST_PATH: [9.0, 6.0]}, so a
@@ -115,11 +128,12 @@ def grad_with_assign(root, node):
             n.grad = grad
 
 
-def choice(expression, *, options):
-    """A multiple-choice quiz: `expression` gives the right option, one of `options` (strs)."""
+def choice(expression, *, options, label="Pick one"):
+    """A multiple-choice quiz: `expression` gives the right option, one of `options` (strs);
+    label: what the options are called (str). Raises TypeError for anything else."""
     if not options or not all(isinstance(o, str) for o in options) or len(set(options)) != len(options):
         raise TypeError("choice() needs options=, a list of different strings")
-    return Choice(expression, list(options))
+    return Choice(expression, list(options), _label(label))
 
 
 def _close(a, b, tol):
@@ -219,7 +233,7 @@ def _html(quiz, name):
             pairs = [[wrong, message] for wrong, message in quiz.mistakes]
             attributes += f' data-mistakes="{html.escape(json.dumps(pairs, ensure_ascii=False))}"'
         # a text keyboard: iOS's decimal keypad has no minus, and an answer may be negative
-        body = (f'<label class="bv-quiz__label" for="{name}">Your answer</label> '
+        body = (f'<label class="bv-quiz__label" for="{name}">{html.escape(quiz.label)}</label> '
                 f'<input class="bv-quiz__input" id="{name}" type="text" inputmode="text" '
                 f'enterkeyhint="done" '
                 f'autocomplete="off" autocapitalize="off" spellcheck="false"> {check}')
@@ -228,7 +242,7 @@ def _html(quiz, name):
         labels = "".join(
             f'<label class="bv-quiz__option"><input type="radio" name="{name}" value="{i}"> '
             f"{_inline(option)}</label>" for i, option in enumerate(quiz.options))
-        body = f'<fieldset><legend>Pick one</legend>{labels}</fieldset>{check}'
+        body = f'<fieldset><legend>{html.escape(quiz.label)}</legend>{labels}</fieldset>{check}'
     return f'<div class="bv-quiz" id="{name}-box" {attributes} hidden>{body}{feedback}</div>'
 
 

@@ -53,6 +53,20 @@ def test_every_check_yourself_has_a_quiz_and_a_chapter_has_three(page):
     assert text.count("<!-- quiz:") >= 3, page.name
 
 
+@pytest.mark.parametrize("page", [*CHAPTERS, NOTEBOOK], ids=lambda p: p.name)
+def test_a_question_with_two_answer_boxes_names_each(page):
+    """Two boxes both called "Your answer" left a learner guessing which part goes where, and a
+    screen reader says the same name twice: each gets its own label= (scripts/quizzes.py)."""
+    text = page.read_text(encoding="utf-8")
+    for number, question in enumerate(re.split(r"Check yourself", text)[1:], start=1):
+        answer = re.search(r"Answer|<details", question)
+        quizzes = re.findall(r"<!-- quiz:.*?-->", question[: answer.start()] if answer else question, re.DOTALL)
+        if len(quizzes) > 1:
+            labels = [re.search(r'label="([^"]+)"', quiz) for quiz in quizzes]
+            assert all(labels), f"{page.name}: Check yourself no. {number} has a box without label="
+            assert len({label[1] for label in labels}) == len(labels), f"{page.name}: no. {number}"
+
+
 @pytest.mark.parametrize("page, promised", WIDGETS.items())
 def test_a_chapter_has_the_widgets_it_promises(page, promised):
     text = (DOCS / page).read_text(encoding="utf-8")

@@ -396,8 +396,8 @@ def test_a_quiz_on_the_training_page_leaves_no_comment_text_and_its_answer_opens
     fold = page.locator(f"#{quiz.get_attribute('id')} >> xpath=ancestor::{cell}[1]/following-sibling::{cell}[1]"
                         "//details").first
     assert fold.get_attribute("open") is None
-    quiz.get_by_label("Your answer").fill(quiz.get_attribute("data-shown"))
-    quiz.get_by_label("Your answer").press("Enter")
+    quiz.get_by_label("Its learning rate").fill(quiz.get_attribute("data-shown"))
+    quiz.get_by_label("Its learning rate").press("Enter")
     assert quiz.get_attribute("data-state") == "right"
     assert fold.get_attribute("open") is not None
     assert quiz.locator(".bv-quiz__feedback").text_content().endswith("The explanation is open below.")

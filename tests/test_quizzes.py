@@ -25,6 +25,16 @@ def test_a_number_quiz_carries_the_key_its_expression_computed(tmp_path):
     assert " hidden>" in quiz.markdown and "\n" not in quiz.markdown  # one line: fits an admonition
 
 
+def test_a_box_is_called_your_answer_or_what_the_page_names_it(tmp_path):
+    result = run(page(tmp_path, '<!-- quiz: number(y, answer=10) -->\n\n'
+                                '<!-- quiz: number(x, answer=2, label="The <first> leaf") -->\n\n'
+                                '<!-- quiz: choice("a", options=["a", "b"], label="Backward passes") -->\n'))
+    plain, named, picked = (output.markdown for output in result.outputs)
+    assert '<label class="bv-quiz__label" for="quiz-1">Your answer</label>' in plain
+    assert '<label class="bv-quiz__label" for="quiz-2">The &lt;first&gt; leaf</label>' in named
+    assert "<legend>Backward passes</legend>" in picked
+
+
 def test_a_tolerance_admits_a_rounded_written_answer(tmp_path):
     result = run(page(tmp_path, "<!-- quiz: number(y / 3, answer=3.3333, tol=5e-5) -->\n"))
     assert 'data-key="3.3333333333333335" data-tol="5e-05"' in result.outputs[0].markdown
@@ -36,6 +46,7 @@ def test_a_tolerance_admits_a_rounded_written_answer(tmp_path):
     ("choice('7', options=['6', '10'])", "gives '7', which is not one of its options"),
     ("number(x_missing, answer=1)", "name 'x_missing' is not defined"),
     ("sum([1, 2])", "a quiz is number(...) or choice(...)"),
+    ("number(y, answer=10, label='')", "label= must be a non-empty str"),
 ])
 def test_a_quiz_that_disagrees_with_its_page_fails_at_its_line(tmp_path, quiz, message):
     path = page(tmp_path, f"Some text.\n\n<!-- quiz: {quiz} -->\n")
