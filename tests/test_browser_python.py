@@ -210,7 +210,7 @@ def test_a_passed_exercise_counts_in_the_chapters_progress(chapter, site):
     page = chapter.page
     page.wait_for_function("() => document.querySelector('.bv-progress')")
     text = page.locator(".bv-progress__text").inner_text()
-    assert text.startswith(f"Your progress: 1 of {total} checks done (")
+    assert text.startswith(f"Your progress: 1 of {total} checks passed (")
     assert f"1 of {len(totals['exercises'])} exercises passed" in text
     assert page.evaluate("JSON.parse(localStorage.getItem('bv-progress'))['04-engine/'].exercise") == ["local_add_mul"]
     badge = page.locator("a.md-nav__link--active .bv-progress-badge").first.inner_text()

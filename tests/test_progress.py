@@ -74,15 +74,15 @@ def in_nav(page, name):
 def test_a_chapters_progress_shows_on_the_page_and_in_the_nav_is_kept_and_completes(browser, origin, totals):
     page = progress_page(browser, origin, "02-chain-rule/")
     total = totals["02-chain-rule/"]["quizzes"]
-    assert on_page(page) == [f"Your progress: 0 of {total} checks done (0 of {total} quizzes answered right). "
+    assert on_page(page) == [f"Your progress: 0 of {total} checks passed (0 of {total} quizzes answered right). "
                              "Kept in this browser only.", 0, total, False]
     assert in_nav(page, "02-chain-rule/")[0] == f"0/{total}"
     page.evaluate(CHECK, ["quiz", "quiz-1"])
     page.evaluate(CHECK, ["quiz", "quiz-1"])  # the same quiz again counts once
-    assert on_page(page)[:2] == [f"Your progress: 1 of {total} checks done (1 of {total} quizzes answered "
+    assert on_page(page)[:2] == [f"Your progress: 1 of {total} checks passed (1 of {total} quizzes answered "
                                  "right). Kept in this browser only.", 1]
     assert in_nav(page, "02-chain-rule/")[:2] == [f"1/{total}",
-                                                  f"2. The chain rule 1/{total} (1 of {total} checks done)"]
+                                                  f"2. The chain rule 1/{total} (1 of {total} checks passed)"]
     assert page.evaluate("document.querySelector('.bv-progress__text').id") == \
         page.evaluate("document.querySelector('.bv-progress progress').getAttribute('aria-labelledby')")
     page.reload(wait_until="load")
@@ -90,10 +90,10 @@ def test_a_chapters_progress_shows_on_the_page_and_in_the_nav_is_kept_and_comple
     assert on_page(page)[1] == 1, "kept in the browser across a reload"
     for n in range(2, total + 1):
         page.evaluate(CHECK, ["quiz", f"quiz-{n}"])
-    assert on_page(page) == [f"Chapter complete: all {total} checks done ({total} of {total} quizzes answered "
+    assert on_page(page) == [f"Chapter complete: all {total} checks passed ({total} of {total} quizzes answered "
                              "right).", total, total, True]
     assert in_nav(page, "02-chain-rule/") == [f"✓ {total}/{total}", f"2. The chain rule ✓ {total}/{total} "
-                                              f"(chapter complete: all {total} checks done)", True]
+                                              f"(chapter complete: all {total} checks passed)", True]
     page.locator('.md-nav__link[href$="/03-backprop-by-hand/"]').first.click()  # another chapter's nav
     page.wait_for_url("**/03-backprop-by-hand/")
     page.wait_for_function("() => document.querySelector('.bv-progress-badge')")

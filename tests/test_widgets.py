@@ -221,6 +221,8 @@ def test_a_multiple_choice_quiz_says_right_or_wrong_at_once(page, origin):
     options.nth((key + 1) % options.count()).check()
     quiz.get_by_role("button", name="Check").click()
     assert quiz.get_attribute("data-state") == "wrong"
+    # no "Try again": the explanation, answer included, is open once answered
+    assert quiz.locator(".bv-quiz__feedback").text_content() == "Not this one. The explanation is open below."
     options.nth(key).check()
     quiz.get_by_role("button", name="Check").click()
     assert quiz.get_attribute("data-state") == "right"

@@ -1,4 +1,4 @@
-// The reader's progress: per chapter, the checks done (quizzes answered right, exercises
+// The reader's progress: per chapter, the checks passed (quizzes answered right, exercises
 // passed) out of the chapter's total, on the chapter's page (under its title) and beside
 // each chapter in the navigation; "complete" once every check is done.
 //
@@ -152,8 +152,8 @@ function showOnPage({ done, total, quizzes, exercises }) {
   if (exercises[1]) parts.push(`${exercises[0]} of ${exercises[1]} exercises passed`);
   const complete = done === total;
   text.textContent = complete
-    ? `Chapter complete: all ${total} checks done (${parts.join(", ")}).`
-    : `Your progress: ${done} of ${total} checks done (${parts.join(", ")}). Kept in this browser only.`;
+    ? `Chapter complete: all ${total} checks passed (${parts.join(", ")}).`
+    : `Your progress: ${done} of ${total} checks passed (${parts.join(", ")}). Kept in this browser only.`;
   box.classList.toggle("is-complete", complete);
   bar.max = total;
   bar.value = done;
@@ -174,5 +174,5 @@ function badge(link, done, total) {
   span.replaceChildren(
     element("span", { "aria-hidden": "true", text: complete ? `✓ ${total}/${total}` : `${done}/${total}` }),
     element("span", { class: "bv-visually-hidden",
-      text: complete ? ` (chapter complete: all ${total} checks done)` : ` (${done} of ${total} checks done)` }));
+      text: complete ? ` (chapter complete: all ${total} checks passed)` : ` (${done} of ${total} checks passed)` }));
 }

@@ -50,12 +50,12 @@ export function init(box) {
       if (close(value, Number(box.dataset.key), tol)) return answered(`Right: ${box.dataset.shown}.`, "right");
       const mistake = mistakes.find(([wrong]) => close(value, wrong, tol));
       if (mistake) return answered(`Not quite, and a classic: ${mistake[1]}`, "wrong");
-      return answered("Not quite. Try again.", "wrong");
+      return answered("Not quite.", "wrong");
     }
     const picked = box.querySelector("input:checked");
     if (!picked) return invalid("Pick one of the options first.");
     if (picked.value === box.dataset.key) return answered("Right.", "right");
-    return answered("Not this one. Try again.", "wrong");
+    return answered("Not this one.", "wrong");
   };
   box.querySelector(".bv-quiz__check").addEventListener("click", check);
   box.addEventListener("keydown", (event) => {
