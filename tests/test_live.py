@@ -330,6 +330,10 @@ def test_an_edited_draw_dot_block_is_drawn_again_in_place_with_the_builds_ids(pg
     assert not drawn["builtShown"], "the drawing takes the build's figure's place"
     assert "Your figure, drawn in your browser by Graphviz" in drawn["note"]
     assert "ModuleNotFoundError" not in drawn["note"] and "no Graphviz" not in drawn["note"]
+    assert "printed nothing" not in drawn["note"], "it drew a figure: a learner read 'printed nothing' above it"
+    # Block 2 prints e.data, f.data: unedited, but the edit above it changed what it prints (2.0, 20.0)
+    assert re.search(r"Block 2 \(folded away in .*\) \(after your edit\): it printed something other than "
+                     r"the page shows", drawn["note"]), drawn["note"]
     assert drawn["label"] == "Your version of the figure: the computation graph block 3 now draws"
     SHOTS.mkdir(exist_ok=True)
     page.locator(".bv-run-output").nth(2).screenshot(path=str(SHOTS / "edited-figure-chapter-1.png"))
@@ -352,6 +356,8 @@ def test_a_matplotlib_block_says_why_in_one_line_and_keeps_the_builds_figure(pg)
     page.wait_for_function(f"n => !{RUN}.blocks[n - 1].running && {RUN}.blocks[n - 1].result", arg=n,
                            timeout=90_000)
     text = page.evaluate(f"n => {RUN}.blocks[n - 1].output.innerText", n)
+    progress = page.evaluate(f"n => {RUN}.blocks[n - 1].progress.textContent", n)
+    assert re.fullmatch(rf"Blocks 1 to {n - 1} ran in [0-9.]+ s; block {n} did not run\.", progress), progress
     assert text == ("Not run in your browser: Python in your browser has no matplotlib, so this block runs only "
                     "on your own machine (pytest, or the page's notebook). The figure below was drawn when the "
                     "site was built, from the page's code.")

@@ -27,21 +27,28 @@ export function show(state, result) {
   }
   const { results } = result.report;
   const mine = results[results.length - 1];
+  // A block the page skips, or that needs what the browser lacks, did not run: only those before it did.
+  const ran = mine.status === "skipped" || mine.status === "unavailable" ? state.n - 1 : state.n;
   progress.textContent = (result.coldStart ? `Python started in ${seconds(result.startMs)}. ` : "") +
-    `${state.n === 1 ? "This block" : `Blocks 1 to ${state.n}`} ran in ${seconds(result.runMs)}.`;
+    (ran === state.n ? `${ran === 1 ? "This block" : `Blocks 1 to ${ran}`} ran in ${seconds(result.runMs)}.`
+      : `${ran === 0 ? "Nothing before it" : ran === 1 ? "Block 1" : `Blocks 1 to ${ran}`} ran in ` +
+        `${seconds(result.runMs)}; block ${state.n} did not run.`);
 
   const edited = results.some((r) => r.edited); // then a difference is the reader's, not the version's
   const versionNote = edited ? "" : versions(state.page, result.report);
-  // An earlier block that failed, or that the reader's edit changed: it may change this one.
-  // (An unedited block that prints differently in this Python is said under that block only.)
-  const earlier = results.slice(0, -1).filter((r) => r.status === "error" || (r.status === "differs" && r.edited));
+  // An earlier block that failed, or that prints otherwise than the page from the reader's first
+  // edit on (the edit, or what it changed downstream): it may change this one. (With no edit,
+  // a block that prints differently in this Python is said under that block only.)
+  const firstEdit = results.findIndex((r) => r.edited);
+  const earlier = results.slice(0, -1).filter((r, i) => r.status === "error" ||
+    (r.status === "differs" && firstEdit !== -1 && i >= firstEdit));
   if (earlier.length) {
     output.append(paragraph("bv-run-note", "Some blocks before this one did not go as on the page. " +
       "A Run carries on after a problem, so this block still ran:"),
     element("ul", { class: "bv-run-earlier" }, ...earlier.map((r) => {
       const other = state.page.blocks.find((b) => b.index === r.index);
       const name = other ? blockName(other) : [r.name.replace(/^hidden block/, "A hidden setup block")];
-      return element("li", {}, ...name, `${r.edited ? " (your edit)" : ""}: ${problem(r)}`);
+      return element("li", {}, ...name, `${r.edited ? " (your edit)" : r.status === "differs" ? " (after your edit)" : ""}: ${problem(r)}`);
     })));
   }
   if (mine.status === "skipped" && !mine.transcript.length) {
@@ -58,7 +65,9 @@ export function show(state, result) {
   else {
     if (mine.output) output.append(pre("bv-run-out", mine.output.replace(/\n$/, "")));
     if (mine.error) output.append(pre("bv-run-out bv-run-error", mine.error));
-    if (!mine.output && !mine.error) output.append(paragraph("bv-run-note", "It ran and printed nothing."));
+    if (!mine.output && !mine.error && !mine.dot && !mine.figure) {
+      output.append(paragraph("bv-run-note", "It ran and printed nothing."));
+    }
   }
   if (mine.dot && (edited || !mine.figure)) { // draw_dot's graph, drawn in the page (live-figure.js)
     import("./live-figure.js").then((m) => m.showFigure(state, mine));
