@@ -199,7 +199,7 @@ function view(data, svg, link) {
   const summary = element("p", { class: data.check.passed ? "bv-pg__pass" : "bv-pg__fail", text: data.check.text });
   const table = element("div", { class: "bv-pg__table" }, element("table", {},
     element("caption", { text: data.caption }),
-    element("thead", {}, element("tr", {}, ...["leaf", "data", "grad (backward)", "finite differences",
+    element("thead", {}, element("tr", {}, ...["leaf", "grad (backward)", "finite differences",
       "relative error", "check"].map((h) => element("th", { scope: "col", text: h })))),
     element("tbody", {}, ...rows)));
   const share = element("p", { class: "bv-pg__share" }, "Share: ",
