@@ -103,7 +103,7 @@ def test_every_widget_of_a_page_reached_instantly_works(reader, served_site):
     stepper = page.locator(".bv-stepper").first
     stepper.wait_for(state="visible")
     before = stepper.locator(".bv-widget__status").text_content()
-    stepper.get_by_role("button", name=re.compile("Step forward")).click()
+    stepper.get_by_role("button", name=re.compile("Next forward step")).click()
     assert stepper.locator(".bv-widget__status").text_content() != before
 
     follow(page, "a.md-footer__link--next", "/04-engine/")

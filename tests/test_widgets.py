@@ -77,11 +77,11 @@ def test_the_stepper_shows_the_exported_trace_at_every_step(page, origin, site):
                 assert view["current"] == preset["backward"][step - forward - 1]["node"]
             assert view["status"].startswith(f"Step {step} of {total}")
             if step < forward:
-                assert widget.get_by_role("button", name="Step backward").is_disabled()
-                widget.get_by_role("button", name="Step forward").click()
+                assert widget.get_by_role("button", name="Next backward step").is_disabled()
+                widget.get_by_role("button", name="Next forward step").click()
             elif step < total:
-                assert widget.get_by_role("button", name="Step forward").is_disabled()
-                widget.get_by_role("button", name="Step backward").click()
+                assert widget.get_by_role("button", name="Next forward step").is_disabled()
+                widget.get_by_role("button", name="Next backward step").click()
         assert set(ids) == {node for node, texts in view["fields"].items() if texts}  # records, not ops
         widget.get_by_role("button", name="Back one step").click()
         assert stepper_view(widget)["status"].startswith(f"Step {total - 1} of {total}")
@@ -97,7 +97,7 @@ def test_an_edge_tells_its_local_derivative_and_the_step_survives_a_reload(page,
     edges = data["presets"][0]["edges"]
     edge = next(e for e, v in edges.items() if "∂(x·y)/∂x = y = 10" in v["text"])  # e into f = e·c
     for _ in data["presets"][0]["forward"]:
-        widget.get_by_role("button", name="Step forward").click()
+        widget.get_by_role("button", name="Next forward step").click()
     widget.locator(f'g.edge[data-id="{edge}"]').click()
     assert widget.locator(".bv-widget__edge").text_content() == edges[edge]["text"]
     assert "local derivative ∂(x·y)/∂x = y = 10" in edges[edge]["text"]
@@ -111,7 +111,7 @@ def test_the_stepper_works_from_the_keyboard(page, origin):
     page.goto(origin + "/01-computational-graphs/")
     widget = page.locator(".bv-stepper")
     widget.wait_for(state="visible")
-    widget.get_by_role("button", name="Step forward").focus()
+    widget.get_by_role("button", name="Next forward step").focus()
     page.keyboard.press("Enter")
     assert stepper_view(widget)["status"].startswith("Step 1 of")
     first_edge = widget.locator("g.edge[role=button]").first
@@ -260,28 +260,28 @@ def test_an_edge_read_in_one_preset_is_forgotten_by_the_next_by_reset_and_has_no
     assert "= 10" not in note.text_content() and "once the forward pass has computed f" in note.text_content()
     assert "= 10" not in widget.locator(f'g.edge[data-id="{edge}"]').get_attribute("aria-label")
     for _ in range(len(data["presets"][0]["forward"])):
-        widget.get_by_role("button", name="Step forward").click()
+        widget.get_by_role("button", name="Next forward step").click()
     assert note.text_content() == edges[edge]["text"]  # the number exists once f is computed
     widget.get_by_role("button", name="Reset").click()
     assert note.text_content().startswith("Click or focus an edge")
     widget.locator(f'g.edge[data-id="{edge}"]').click()
     widget.get_by_role("button", name="the neuron").click()
     for _ in range(3):
-        widget.get_by_role("button", name="Step forward").click()
+        widget.get_by_role("button", name="Next forward step").click()
         assert "e → f" not in note.text_content()
 
 
 def test_keyboard_focus_moves_on_when_its_button_is_disabled(page, origin):
-    """Chapter 3, keyboard only: Enter on "Step forward" to the end of the forward pass; focus
-    stays on a control (Step backward), and Enter keeps going to the end."""
+    """Chapter 3, keyboard only: Enter on "Next forward step" to the end of the forward pass; focus
+    stays on a control (Next backward step), and Enter keeps going to the end."""
     page.goto(origin + "/03-backprop-by-hand/")
     widget = page.locator(".bv-stepper")
     widget.wait_for(state="visible")
-    widget.get_by_role("button", name="Step forward").focus()
-    while not widget.get_by_role("button", name="Step forward").is_disabled():
+    widget.get_by_role("button", name="Next forward step").focus()
+    while not widget.get_by_role("button", name="Next forward step").is_disabled():
         page.keyboard.press("Enter")
-    assert page.evaluate("document.activeElement.textContent") == "Step backward"
-    while not widget.get_by_role("button", name="Step backward").is_disabled():
+    assert page.evaluate("document.activeElement.textContent") == "Next backward step"
+    while not widget.get_by_role("button", name="Next backward step").is_disabled():
         page.keyboard.press("Enter")
     assert page.evaluate("document.activeElement.textContent") == "Back one step"
     assert stepper_view(widget)["status"].startswith("Step 15 of 15")
@@ -293,10 +293,10 @@ def test_the_backward_pass_writes_upstream_times_local_on_the_edge_it_uses(page,
     widget.wait_for(state="visible")
     preset = json.loads((site / "03-backprop-by-hand" / "stepper-1.json").read_text(encoding="utf-8"))["presets"][0]
     for _ in range(len(preset["forward"])):
-        widget.get_by_role("button", name="Step forward").click()
+        widget.get_by_role("button", name="Next forward step").click()
     assert widget.locator(".bv-note").count() == 0
     for step in preset["backward"]:
-        widget.get_by_role("button", name="Step backward").click()
+        widget.get_by_role("button", name="Next backward step").click()
         notes = widget.evaluate("""w => Object.fromEntries(Array.from(w.querySelectorAll(".bv-note"))
             .map(n => [n.dataset.edge, n.textContent]))""")
         assert notes == step["contributions"]
@@ -519,9 +519,9 @@ def test_a_leaf_edited_on_the_stepper_is_traced_by_micrograd_in_the_browser_and_
     assert set(preset["edges"]) | {n["id"] for n in preset["nodes"]} <= ids  # draw_dot's ids, the build's
 
     forward, total = len(expected["forward"]), len(expected["forward"]) + len(expected["backward"])
-    widget.get_by_role("button", name="Step forward").focus()
+    widget.get_by_role("button", name="Next forward step").focus()
     for step in range(1, total + 1):
-        page.keyboard.press("Enter")  # focus moves on to Step backward when Step forward disables
+        page.keyboard.press("Enter")  # focus moves on to Next backward step when Next forward step disables
         view = stepper_view(widget)
         assert view["status"].startswith(f"Step {step} of {total}")
         if step <= forward:
@@ -539,9 +539,9 @@ def test_a_leaf_edited_on_the_stepper_is_traced_by_micrograd_in_the_browser_and_
     assert leaf.input_value() == "2.0"
     assert page.evaluate("() => document.activeElement.dataset.action") == "forward"  # focus kept in the widget
     for _ in preset["forward"]:
-        widget.get_by_role("button", name="Step forward").click()
+        widget.get_by_role("button", name="Next forward step").click()
     for _ in preset["backward"]:
-        widget.get_by_role("button", name="Step backward").click()
+        widget.get_by_role("button", name="Next backward step").click()
     view = stepper_view(widget)
     for i, node in enumerate(preset["nodes"]):
         assert view["fields"][node["id"]] == [node["data"], preset["backward"][-1]["grads"][i]]
@@ -648,7 +648,7 @@ def test_the_neuron_edited_twice_is_traced_again_and_reads_mid_backward_at_every
     print(f"\nmeasured: a leaf edited, press to new trace drawn: {getattr(page, 'retrace_ms', 0):.0f} ms "
           f"with Python's start ((a + b)·c), {timings[0]:.0f} and {timings[1]:.0f} ms with Python up "
           f"(the neuron; budget 150 ms)")
-    forward, backward = (widget.get_by_role("button", name=n) for n in ("Step forward", "Step backward"))
+    forward, backward = (widget.get_by_role("button", name=n) for n in ("Next forward step", "Next backward step"))
     while forward.is_enabled():
         forward.click()
     for _ in range(6):  # mid-way: the neuron's backward pass has more steps than this

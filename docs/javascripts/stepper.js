@@ -44,8 +44,8 @@ export async function init(root) {
   const button = (action, text) =>
     controls.appendChild(element("button", { type: "button", class: "bv-button", "data-action": action }, text));
   const buttons = {
-    forward: button("forward", "Step forward"),
-    backward: button("backward", "Step backward"),
+    forward: button("forward", "Next forward step"),
+    backward: button("backward", "Next backward step"),
     back: button("back", "Back one step"),
     reset: button("reset", "Reset"),
     play: button("play", "Play"),
@@ -165,7 +165,7 @@ export async function init(root) {
     if (edge === null) view.unread();
     edgeNote.textContent = edge === null ? EDGE_HINT : edgeText(edge);
     status.textContent = `Step ${step} of ${total}: ${phase}`;
-    caption.textContent = text ?? "Nothing computed yet. Step forward to run the forward pass, leaf nodes first.";
+    caption.textContent = text ?? "Nothing computed yet. Next forward step runs the forward pass, leaf nodes first.";
     buttons.forward.disabled = step >= forward;
     buttons.backward.disabled = step < forward || step >= total;
     buttons.back.disabled = step === 0;
