@@ -122,11 +122,10 @@ def run(expression, values):
     """Everything the page shows for one expression, as a dict (json.dumps gives strict JSON).
 
     {"ok": True, "expression", "values", "result", "leaves": [{name, data, grad, numeric,
-    error, passed, shown}], "check": {passed, h, tol, absTol, text}, "caption", "dot", and the
-    steps as the view
-    replays them: "nodes" [{id, name, data}], "edges" {edge id: text}, "forward",
-    "forwardCaptions", "backward" [{node, edges, parents, grads}], "backwardCaptions",
-    "zeroGrads"}; or {"ok": False, "field", "column", "message"} for a text the playground
+    error, passed, shown (the table's row)}], "check": {passed, h, tol, absTol, text},
+    "caption", "dot", and the steps as the view replays them: "nodes" [{id, name, data}],
+    "edges" {edge id: text}, "forward", "forwardCaptions", "backward" [{node, edges, parents,
+    grads}], "backwardCaptions", "zeroGrads"}; or {"ok": False, "field", "column", "message"} for a text the playground
     refuses or an operation the engine refuses.
     """
     try:

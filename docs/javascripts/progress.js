@@ -1,6 +1,6 @@
 // The reader's progress: per chapter, the checks passed (quizzes answered right, exercises
 // passed) out of the chapter's total, on the chapter's page (under its title) and beside
-// each chapter in the navigation; "complete" once every check is done.
+// each chapter in the navigation; "complete" once every check is passed.
 //
 // The totals come from the build (scripts/progress.py: progress.json, from the pages'
 // runs), never from counting here. What the reader has done is kept in this browser only

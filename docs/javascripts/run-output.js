@@ -48,7 +48,8 @@ export function show(state, result) {
     element("ul", { class: "bv-run-earlier" }, ...earlier.map((r) => {
       const other = state.page.blocks.find((b) => b.index === r.index);
       const name = other ? blockName(other) : [r.name.replace(/^hidden block/, "A hidden setup block")];
-      return element("li", {}, ...name, `${r.edited ? " (your edit)" : r.status === "differs" ? " (after your edit)" : ""}: ${problem(r)}`);
+      const why = r.edited ? " (your edit)" : r.status === "differs" ? " (after your edit)" : "";
+      return element("li", {}, ...name, `${why}: ${problem(r)}`);
     })));
   }
   if (mine.status === "skipped" && !mine.transcript.length) {
