@@ -61,6 +61,8 @@ class PageRun:
     outputs: list  # scripts.directives.Output, in page order
     files: dict  # path relative to docs/ -> str
     printed: str = ""  # what the page's code printed (tests/test_prose_numbers.py reads it)
+    blocks: str = ""  # every block as it ran (scripts.blocks.export's JSON), on any page; the
+    # site serves it only for a page that gets Run (tests/test_copy.py reads every page's)
 
 
 def run(path, src_uri=None):
@@ -87,9 +89,10 @@ def run(path, src_uri=None):
     for output in collector.outputs:
         files.update(output.files)
     files[collector.asset(f"{collector.src_uri.stem}.ipynb")] = chapter_notebook(document)
+    export = blocks.export(document, outcomes)
     if blocks.runnable(collector.src_uri):
-        files[collector.asset(blocks.EXPORT)] = blocks.export(document, outcomes)
-    return PageRun(collector.outputs, files, printed.getvalue())
+        files[collector.asset(blocks.EXPORT)] = export
+    return PageRun(collector.outputs, files, printed.getvalue(), export)
 
 
 # Imported once by the build's fork server (scripts/hooks/pages.py), so a page's process

@@ -12,7 +12,6 @@ import os
 import subprocess
 import sys
 import time
-import unittest
 
 import markdown
 import pytest
@@ -20,7 +19,6 @@ from sybil import Document
 
 from scripts import ROOT, blocks, copy_code
 from scripts.copy_code import doctest_code
-from scripts.pages import parsers
 
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.glob("*.md"))
@@ -209,22 +207,6 @@ def test_the_runner_fails_unless_the_code_raises_what_the_page_shows(tmp_path, c
     assert right.returncode == 0, right.stderr
 
 
-def page_export(path):
-    """The page run as pytest runs it (its Sybil parsers, in one namespace), and what happened
-    to each block, as scripts/blocks.py exports it for Run: {"blocks": [{"line", "kind",
-    "hidden", "source", "skip", ...}]}, with the page's clear-namespaces. The run is
-    scripts.pages.run's loop, which exports only chapters 1 to 5."""
-    document = Document.parse(str(path), *parsers())
-    outcomes = blocks.Outcomes(document)
-    with contextlib.redirect_stdout(io.StringIO()):
-        for example in document:
-            try:
-                example.evaluate()
-            except unittest.SkipTest as skip:
-                outcomes.skipped(example, skip)
-    return json.loads(blocks.export(document, outcomes))
-
-
 # Shows the fold (<details>) or the tab (pymdownx.tabbed) a block is in, as a reader opens
 # it, scrolls its copy button to the middle of the window and writes "" to the clipboard;
 # returns the middle of the button, where the mouse clicks, or null if the block is still
@@ -335,7 +317,8 @@ def to_run(path, export, copied):
 
 
 @pytest.mark.parametrize("path", PAGES, ids=lambda p: p.name)
-def test_what_every_copy_button_gives_runs_in_page_order(path, browser, origin, tmp_path, record_property):
+def test_what_every_copy_button_gives_runs_in_page_order(path, browser, origin, fresh_run, tmp_path,
+                                                         record_property):
     """For each Markdown page of the built site: click every copy button, in page order; the
     Python blocks' texts run, in order, in one namespace, in a fresh interpreter, with no error
     but the tracebacks the page itself shows. An exercise's starter and solution code each runs
@@ -348,7 +331,7 @@ def test_what_every_copy_button_gives_runs_in_page_order(path, browser, origin, 
     start = time.perf_counter()
     url = origin + ("/" if path.name == "index.md" else f"/{path.stem}/")
     copied = copy_every_block(browser, url)
-    export = page_export(path)
+    export = json.loads(fresh_run(path).blocks)  # the page run as pytest runs it: each block's outcome
     runs, skipped = to_run(path, export, copied)
     exercises = [text for kind, text in copied if kind == "exercise" and text is not None]
     runs += [{"where": f"{path.relative_to(ROOT)}: exercise code {n}", "code": text, "raises": None,
