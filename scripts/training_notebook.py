@@ -11,11 +11,14 @@ them; `python -m scripts.training_notebook docs/06-training.py` fills the cache.
 """
 
 import base64
+import contextlib
 import copy
 import fcntl
 import hashlib
 import json
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import jupytext
@@ -28,6 +31,19 @@ from scripts.directives import relative
 from scripts.quizzes import quiz_regions
 
 CACHE = ROOT / ".cache" / "notebooks"
+
+
+@contextlib.contextmanager
+def kernel_config():
+    """A traitlets Config for nbclient.NotebookClient(config=...): the kernel talks over Unix
+    sockets in a temporary folder of its own (removed after), not over TCP ports. A port
+    jupyter_client finds free can be taken by another process before the kernel binds it: in
+    a CI run, with the build's kernel, the tests' and the notebooks' starting side by side, a
+    kernel died of "Address already in use" and the build waited 60 s for it."""
+    from traitlets.config import Config
+
+    with tempfile.TemporaryDirectory(prefix="kernel-") as folder:
+        yield Config({"KernelManager": {"transport": "ipc", "ip": os.path.join(folder, "k")}})
 
 
 def notebook_chapters(docs_dir):
@@ -69,9 +85,10 @@ def executed(path, timeout=600):
             number_cells(notebook.cells)
             notebook.metadata["kernelspec"] = KERNELSPEC
             # "immediate": the kernel holds nothing to save, and a graceful shutdown waits 0.8 s
-            nbclient.NotebookClient(notebook, timeout=timeout, kernel_name="python3",
-                                    shutdown_kernel="immediate",
-                                    resources={"metadata": {"path": str(ROOT)}}).execute()
+            with kernel_config() as config:
+                nbclient.NotebookClient(notebook, timeout=timeout, kernel_name="python3",
+                                        shutdown_kernel="immediate", config=config,
+                                        resources={"metadata": {"path": str(ROOT)}}).execute()
             tmp = cached.with_suffix(".tmp")
             nbformat.write(notebook, tmp)
             tmp.replace(cached)

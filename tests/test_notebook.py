@@ -20,6 +20,7 @@ from nbclient.exceptions import CellExecutionError
 from scripts import ROOT
 from scripts.notebook_download import install_cell
 from scripts.training_notebook import executed as execute
+from scripts.training_notebook import kernel_config
 
 NOTEBOOK = ROOT / "docs" / "06-training.py"
 ANSI_COLOUR = re.compile(r"\x1b\[[0-9;]*m")  # IPython colours its tracebacks
@@ -195,9 +196,8 @@ def test_the_skip_magic_prints_the_reason_or_runs_the_cell_whose_errors_still_fa
         f"%%skip if(False, {reason})\n1 / 0",
         "print('not reached')",
     ]])
-    client = nbclient.NotebookClient(notebook, timeout=60, kernel_name="python3")
-    with pytest.raises(CellExecutionError, match="ZeroDivisionError"):
-        client.execute()
+    with kernel_config() as config, pytest.raises(CellExecutionError, match="ZeroDivisionError"):
+        nbclient.NotebookClient(notebook, timeout=60, kernel_name="python3", config=config).execute()
     skipped, ran, never, failed, after = notebook.cells[2:]
     assert [o.text for o in skipped.outputs] == ["PyTorch is not installed: pip install torch\n"]
     assert [o.data["text/plain"] for o in ran.outputs if o.output_type == "execute_result"] == ["42"]

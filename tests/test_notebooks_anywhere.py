@@ -27,17 +27,22 @@ TORCH_REASON = "PyTorch is not installed: pip install torch"
 
 # Run by the fresh environment's Python: each notebook in argv top to bottom, in a kernel
 # of that environment, its working directory the notebook's folder; writes the executed
-# notebook as <stem>.ran.ipynb and prints {notebook: error or None} as JSON.
+# notebook as <stem>.ran.ipynb and prints {notebook: error or None} as JSON. The kernel
+# talks over Unix sockets, not TCP ports another process may take first (scripts/
+# training_notebook.py: kernel_config; the fresh environment has none of our code).
 RUNNER = """\
-import json, pathlib, re, sys
+import json, pathlib, re, sys, tempfile
 import nbclient, nbformat
 from nbclient.exceptions import CellExecutionError
+from traitlets.config import Config
 failures = {}
 for path in map(pathlib.Path, sys.argv[1:]):
     notebook = nbformat.read(path, as_version=4)
     try:
-        nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3",
-                                resources={"metadata": {"path": str(path.parent)}}).execute()
+        with tempfile.TemporaryDirectory(prefix="kernel-") as folder:
+            nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3",
+                                    config=Config({"KernelManager": {"transport": "ipc", "ip": folder + "/k"}}),
+                                    resources={"metadata": {"path": str(path.parent)}}).execute()
         failures[path.name] = None
     except CellExecutionError as error:
         failures[path.name] = re.sub(r"\\x1b\\[[0-9;]*m", "", str(error))
