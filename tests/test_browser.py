@@ -56,7 +56,6 @@ GRAPH_TEXT_PX = """async () => {
 }"""
 
 
-
 def visit_every_page(browser, origin, site):
     """Each page (and one source page) opened once with JavaScript on, read in light mode,
     then switched to dark mode as a reader switches it (Material's palette toggle, and the
