@@ -41,14 +41,20 @@ def test_a_chapter_names_its_sources(page):
     assert re.search(r"^(# )?\*\*Sources\*\*: .*https?://", text, re.MULTILINE), page.name
 
 
+def questions(text):
+    """What each "Check yourself" of a page asks, in order: its text up to its Answer."""
+    asked = []
+    for question in re.split(r"Check yourself", text)[1:]:
+        answer = re.search(r"Answer|<details", question)
+        asked.append(question[: answer.start()] if answer else question)
+    return asked
+
+
 @pytest.mark.parametrize("page", [*CHAPTERS, NOTEBOOK], ids=lambda p: p.name)
 def test_every_check_yourself_has_a_quiz_and_a_chapter_has_three(page):
     text = page.read_text(encoding="utf-8")
-    questions = re.split(r'Check yourself', text)[1:]
-    assert questions, page.name
-    for number, question in enumerate(questions, start=1):
-        answer = re.search(r'Answer|<details', question)
-        asked = question[: answer.start()] if answer else question
+    assert questions(text), page.name
+    for number, asked in enumerate(questions(text), start=1):
         assert "<!-- quiz:" in asked, f"{page.name}: Check yourself no. {number} has no quiz"
     assert text.count("<!-- quiz:") >= 3, page.name
 
@@ -57,10 +63,8 @@ def test_every_check_yourself_has_a_quiz_and_a_chapter_has_three(page):
 def test_a_question_with_two_answer_boxes_names_each(page):
     """Two boxes both called "Your answer" left a learner guessing which part goes where, and a
     screen reader says the same name twice: each gets its own label= (scripts/quizzes.py)."""
-    text = page.read_text(encoding="utf-8")
-    for number, question in enumerate(re.split(r"Check yourself", text)[1:], start=1):
-        answer = re.search(r"Answer|<details", question)
-        quizzes = re.findall(r"<!-- quiz:.*?-->", question[: answer.start()] if answer else question, re.DOTALL)
+    for number, asked in enumerate(questions(page.read_text(encoding="utf-8")), start=1):
+        quizzes = re.findall(r"<!-- quiz:.*?-->", asked, re.DOTALL)
         if len(quizzes) > 1:
             labels = [re.search(r'label="([^"]+)"', quiz) for quiz in quizzes]
             assert all(labels), f"{page.name}: Check yourself no. {number} has a box without label="

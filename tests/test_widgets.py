@@ -384,7 +384,7 @@ def test_widget_buttons_reach_aa_contrast_at_rest_hovered_focused_and_pressed(br
     page = context.new_page()
     low, read = [], set()
 
-    def check(name):
+    def check(button, name):
         ratio = button.evaluate(CONTRAST)
         if ratio < 4.5:
             low.append(f"{name}: {ratio:.2f}")
@@ -405,22 +405,21 @@ def test_widget_buttons_reach_aa_contrast_at_rest_hovered_focused_and_pressed(br
                 button = buttons.nth(i)
                 button.scroll_into_view_if_needed()
                 name = f"{scheme} {url} {button.text_content()}"
-                check(f"{name} at rest")
+                check(button, f"{name} at rest")
                 button.hover()
-                check(f"{name} hovered")
+                check(button, f"{name} hovered")
                 button.focus()
                 page.keyboard.press("Shift")  # focus-visible, as from the keyboard
-                check(f"{name} focused")
+                check(button, f"{name} focused")
                 box = button.bounding_box()
                 page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
                 page.mouse.down()
-                check(f"{name} pressed")
+                check(button, f"{name} pressed")
                 page.mouse.move(0, 0)  # released away from the button: no click, the page stays as it is
                 page.mouse.up()
             pressed = page.locator('.bv-widget [aria-pressed="true"]')
             for i in range(pressed.count()):
-                button = pressed.nth(i)
-                check(f"{scheme} {url} {button.text_content()} (chosen)")
+                check(pressed.nth(i), f"{scheme} {url} {pressed.nth(i).text_content()} (chosen)")
     context.close()
     assert read == {(url, s) for url in ["/01-computational-graphs/", "/04-engine/"] for s in ("default", "slate")}
     assert not low, low
