@@ -121,8 +121,8 @@ def build(tree, leaves):
 def run(expression, values):
     """Everything the page shows for one expression, as a dict (json.dumps gives strict JSON).
 
-    {"ok": True, "expression", "values", "result", "leaves": [{name, data, grad, numeric,
-    error, passed, shown (the table's row)}], "check": {passed, h, tol, absTol, text},
+    {"ok": True, "expression", "values", "result", "leaves": [{name, grad, numeric, passed,
+    shown (the table's row)}], "check": {passed, text},
     "caption", "dot", and the steps as the view replays them: "nodes" [{id, name, data}],
     "edges" {edge id: text}, "forward", "forwardCaptions", "backward" [{node, edges, parents,
     grads}], "backwardCaptions", "zeroGrads"}; or {"ok": False, "field", "column", "message"} for a text the playground
@@ -172,8 +172,7 @@ def _run(expression, values):
     for x, estimate in zip(inputs, numeric):
         error = relative_error(x.grad, estimate)
         passed = bool(error <= TOL or abs(x.grad - estimate) <= ABS_TOL)
-        report.append({"name": x.label, "data": _json(x.data), "grad": _json(x.grad), "numeric": _json(estimate),
-                       "error": _json(error), "passed": passed,
+        report.append({"name": x.label, "grad": _json(x.grad), "numeric": _json(estimate), "passed": passed,
                        # the table's row, as the page shows it (the leaf's value is in the field
                        # above and on the graph: five columns fit a phone, six did not)
                        "shown": [x.label, shown(x.grad), shown(estimate), exponent(error, 1),
@@ -185,7 +184,7 @@ def _run(expression, values):
              "or a large curvature, the estimate itself is off; otherwise the engine would be wrong.")
     return {"ok": True, "expression": text, "values": ", ".join(f"{n} = {_plain(given[n])}" for n in names),
             "result": _json(root.data), "leaves": report,
-            "check": {"passed": passed, "h": H, "tol": TOL, "absTol": ABS_TOL, "text": check},
+            "check": {"passed": passed, "text": check},
             "caption": f"out = {shown(root.data)}. Each leaf's grad from backward(), and its estimate by "
                        "centered differences (micrograd.gradcheck)",
             "dot": dot, **steps}
