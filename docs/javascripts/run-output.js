@@ -27,12 +27,8 @@ export function show(state, result) {
   }
   const { results } = result.report;
   const mine = results[results.length - 1];
-  // A block the page skips, or that needs what the browser lacks, did not run: only those before it did.
-  const ran = mine.status === "skipped" || mine.status === "unavailable" ? state.n - 1 : state.n;
   progress.textContent = (result.coldStart ? `Python started in ${seconds(result.startMs)}. ` : "") +
-    (ran === state.n ? `${ran === 1 ? "This block" : `Blocks 1 to ${ran}`} ran in ${seconds(result.runMs)}.`
-      : `${ran === 0 ? "Nothing before it" : ran === 1 ? "Block 1" : `Blocks 1 to ${ran}`} ran in ` +
-        `${seconds(result.runMs)}; block ${state.n} did not run.`);
+    ranLine(state, results, result.runMs);
 
   const edited = results.some((r) => r.edited); // then a difference is the reader's, not the version's
   const versionNote = edited ? "" : versions(state.page, result.report);
@@ -52,7 +48,7 @@ export function show(state, result) {
       return element("li", {}, ...name, `${why}: ${problem(r)}`);
     })));
   }
-  if (mine.status === "skipped" && !mine.transcript.length) {
+  if (mine.status === "skipped") { // every example skipped: nothing of it ran, whatever its kind
     const reason = mine.skip?.reason ? ` (${mine.skip.reason})` : "";
     output.append(paragraph("bv-run-note", `Not run: the page skips this block${reason}.`));
     return;
@@ -77,6 +73,30 @@ export function show(state, result) {
       : edited ? "Your edit no longer ends in draw_dot(...): the figure below shows the page's code."
         : "The figure below shows the unedited code, drawn when the site was built."));
   }
+}
+
+const didNotRun = (r) => r.status === "skipped" || r.status === "unavailable";
+const blocks = (ns) => ns.length === 1 ? `${ns[0]}` : `${ns.slice(0, -1).join(", ")} and ${ns[ns.length - 1]}`;
+
+/**
+ * Which blocks ran, from the results alone: "Blocks 1 to 4 ran in 0.05 s.", or, where the page
+ * skips a block or the browser lacks what it needs, "Blocks 1, 2 and 4 ran in 0.05 s; block 3
+ * did not run." A block that did not run is never counted as run.
+ */
+function ranLine(state, results, ms) {
+  const number = (r) => state.page.blocks.find((b) => b.index === r.index)?.n;
+  const shown = results.filter((r) => !r.hidden && number(r) != null);
+  const ran = shown.filter((r) => !didNotRun(r)).map(number);
+  const not = shown.filter(didNotRun).map(number);
+  const hidden = results.some((r) => r.hidden && r.kind !== "clear-namespace" && didNotRun(r))
+    ? " A hidden setup block did not run either." : "";
+  const time = seconds(ms);
+  if (!not.length) return (state.n === 1 ? "This block" : `Blocks 1 to ${state.n}`) + ` ran in ${time}.` + hidden;
+  const them = `${not.length === 1 ? "block" : "blocks"} ${blocks(not)} did not run.`;
+  if (!ran.length) return `Nothing ran (${time}); ${them}${hidden}`;
+  const from1 = ran.every((n, i) => n === i + 1) && ran.length > 1;
+  return `${from1 ? `Blocks 1 to ${ran.length}` : `${ran.length === 1 ? "Block" : "Blocks"} ${blocks(ran)}`} ` +
+    `ran in ${time}; ${them}${hidden}`;
 }
 
 /** What went wrong in an earlier block, in one line. */
@@ -120,11 +140,13 @@ function transcript(r, versionNote) {
   const pieces = [];
   let differs = 0;
   let results = 0;
+  let skipped = 0;
   for (const segment of r.transcript) {
     if (!segment.output) {
       pieces.push(segment.text);
     } else if (segment.skipped) {
       results += 1;
+      skipped += 1;
       pieces.push(element("span", { class: "bv-run-skipped", text: segment.text }));
     } else {
       results += 1;
@@ -141,11 +163,17 @@ function transcript(r, versionNote) {
   const last = pieces.length - 1;
   if (typeof pieces[last] === "string") pieces[last] = pieces[last].replace(/\n$/, "");
   else if (pieces[last]) pieces[last].textContent = pieces[last].textContent.replace(/\n$/, "");
+  // Only examples that ran are results: a skipped one (greyed in the transcript) is said apart.
+  const ran = results - skipped;
+  const skips = skipped ? ` ${skipped} of its ${results} examples did not run: the page skips ` +
+    `${skipped === 1 ? "it" : "them"}${r.skip?.reason ? ` (${r.skip.reason})` : ""}.` : "";
   const summary = differs
-    ? paragraph("bv-run-fail", `${differs} of ${results} results differ from the page's: marked, with the ` +
-      `page's after \u201cpage:\u201d.${versionNote}`)
-    : paragraph("bv-run-pass", r.edited ? "Your edited block ran: every result is the one the page shows."
-      : "Same results as the page.");
+    ? paragraph("bv-run-fail", `${differs} of ${ran} results differ from the page's: marked, with the ` +
+      `page's after \u201cpage:\u201d.${skips}${versionNote}`)
+    : paragraph("bv-run-pass", (r.edited ? "Your edited block ran: " : "") + (!skipped
+      ? (r.edited ? "every result is the one the page shows." : "Same results as the page.")
+      : `${r.edited ? "the" : "The"} ${ran === 1 ? "example that ran gives the result" : `${ran} examples that ran ` +
+        "give the results"} the page shows.`) + skips);
   return [summary, element("pre", { class: "bv-run-out" }, element("code", {}, ...pieces))];
 }
 

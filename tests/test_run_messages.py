@@ -1,0 +1,119 @@
+"""What a Run on a chapter block says, checked against what ran (issue 24, item 1), in
+Debian's Chromium on the built site: a block that did not run (the page skips it, or the
+browser lacks what it needs) says so under itself in one line and is never counted among
+the blocks that ran or the results that match the page.
+
+The expected messages are computed from each page's export (blocks.json: which blocks the
+page skips, and why), not written out, so a page that skips other blocks tomorrow still
+checks the same rule."""
+
+import json
+import re
+
+import pytest
+
+from scripts import blocks
+
+RUN = "document.querySelector('.bv-run').runState"
+SECONDS = r"[0-9.]+ s"
+
+
+@pytest.fixture(scope="module")
+def page(browser, origin):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.origin = origin
+    yield page
+    page.close()
+
+
+def visible(site, name):
+    """The visible blocks of a chapter's export, with n (their number on the page) and index."""
+    exported = json.loads((site / name / blocks.EXPORT).read_text(encoding="utf-8"))["blocks"]
+    shown = [dict(b, index=i) for i, b in enumerate(exported) if not b["hidden"]]
+    return [dict(b, n=n) for n, b in enumerate(shown, start=1)]
+
+
+def open_chapter(page, name):
+    if not page.url.endswith(f"/{name}/"):
+        page.goto(f"{page.origin}/{name}/", wait_until="load")
+        page.wait_for_function(f"() => {RUN}")
+
+
+def run_block(page, n, timeout=90_000):
+    """Run block n from the script (its Run button, which may sit in a closed fold); returns
+    (the progress line, the output's text, the output's paragraphs)."""
+    page.evaluate(f"n => {{ {RUN}.blocks[n - 1].result = null; {RUN}.blocks[n - 1].run.click(); }}", n)
+    page.wait_for_function(f"n => {{ const b = {RUN}.blocks[n - 1]; return !b.running && b.result; }}",
+                           arg=n, timeout=timeout)
+    return tuple(page.evaluate(f"""n => {{
+        const b = {RUN}.blocks[n - 1];
+        return [b.progress.textContent, b.output.textContent,
+                [...b.output.querySelectorAll(':scope > p')].map(p => p.textContent)];
+    }}""", n))
+
+
+def ran_line(progress):
+    """The progress line without the cold start's "Python started in 6.1 s. "."""
+    return re.sub(rf"^Python started in {SECONDS}\. ", "", progress)
+
+
+def numbers(ns):
+    return ns[0] if len(ns) == 1 else f"{', '.join(map(str, ns[:-1]))} and {ns[-1]}"
+
+
+def expected_progress(ran, not_run):
+    """The progress line the rule gives for blocks `ran` and `not_run` (numbers, in order)."""
+    them = f"{'block' if len(not_run) == 1 else 'blocks'} {numbers(not_run)} did not run\\."
+    if ran == list(range(1, len(ran) + 1)) and len(ran) > 1:
+        return rf"Blocks 1 to {len(ran)} ran in {SECONDS}; {them}"
+    return rf"{'Block' if len(ran) == 1 else 'Blocks'} {numbers(ran)} ran in {SECONDS}; {them}"
+
+
+def test_a_skipped_pytorch_block_says_it_did_not_run_and_never_same_results(page, site):
+    """Chapter 8's PyTorch doctests, skipped in the browser: one line each, no green 'Same
+    results as the page.' above the page's PyTorch output (as blocks 3, 5 and 34 said)."""
+    open_chapter(page, "08-pytorch")
+    shown = visible(site, "08-pytorch")
+    skipped = [b for b in shown if b["skip"] and b["kind"] == "doctest"]
+    assert len(skipped) >= 3, "chapter 8 has fewer skipped PyTorch doctests than this test needs"
+    for block in [skipped[0], skipped[1], skipped[-1]]:
+        progress, text, paragraphs = run_block(page, block["n"])
+        before = [b for b in shown if b["n"] < block["n"]]
+        assert re.fullmatch(expected_progress([b["n"] for b in before if not b["skip"]],
+                                              [b["n"] for b in before if b["skip"]] + [block["n"]]),
+                            ran_line(progress)), progress
+        assert paragraphs == [f"Not run: the page skips this block ({block['skip']['reason']})."], paragraphs
+        assert "Same results" not in text and "every result" not in text
+        assert not page.evaluate(f"n => !!{RUN}.blocks[n - 1].output.querySelector('pre')", block["n"])
+
+
+def test_a_block_that_ran_after_skipped_ones_does_not_count_them_as_run(page, site):
+    open_chapter(page, "08-pytorch")
+    shown = visible(site, "08-pytorch")
+    block = next(b for b in shown if not b["skip"] and any(o["skip"] for o in shown if o["n"] < b["n"]))
+    progress, text, _ = run_block(page, block["n"])
+    before = [b for b in shown if b["n"] <= block["n"]]
+    pattern = expected_progress([b["n"] for b in before if not b["skip"]], [b["n"] for b in before if b["skip"]])
+    assert re.fullmatch(pattern, ran_line(progress)), (pattern, progress)
+    assert not re.search(rf"Blocks 1 to {block['n']} ran", progress)
+
+
+def test_a_doctest_partly_skipped_counts_only_the_examples_that_ran(page, site):
+    """Chapter 10 skips, in the browser, a block's examples that need more stack than
+    WebAssembly gives: an example the reader adds after them runs, and the summary counts
+    that one only, naming the skipped ones and why."""
+    open_chapter(page, "10-under-the-hood")
+    shown = visible(site, "10-under-the-hood")
+    block = next(b for b in shown if b["kind"] == "doctest" and b["when"] and "emscripten" in b["when"]["condition"])
+    reason = re.search(r'reason="([^"]+)"', block["when"]["condition"])[1]
+    skipped = len(block["when"]["examples"])
+    page.evaluate(f"n => {RUN}.blocks[n - 1].edit.click()", block["n"])
+    page.wait_for_function(f"n => {RUN}.blocks[n - 1].editor", arg=block["n"])
+    page.evaluate(f"([n, text]) => {RUN}.blocks[n - 1].editor.setCode(text)",
+                  [block["n"], block["source"] + ">>> 6 * 7\n42\n"])
+    progress, text, paragraphs = run_block(page, block["n"])
+    assert paragraphs[-1] == (f"Your edited block ran: the example that ran gives the result the page shows. "
+                              f"{skipped} of its {skipped + 1} examples did not run: the page skips "
+                              f"{'it' if skipped == 1 else 'them'} ({reason}).")
+    assert ">>> 6 * 7\n42" in text
+    page.evaluate(f"n => {RUN}.blocks[n - 1].reset.click()", block["n"])
