@@ -12,7 +12,9 @@ run() gives everything the page shows, as plain data: the graph's DOT source
 (micrograd.draw_dot; the page draws it with Graphviz as WebAssembly, so its SVG carries
 draw_dot's ids), the forward and backward pass step by step (micrograd.trace, the engine's
 own loop) with every number written out, and each leaf's grad beside its estimate by
-centered finite differences (micrograd.gradcheck). The page does no arithmetic and
+centered finite differences (micrograd.gradcheck's), one-sided where the engine refuses one
+side (x − h outside the function's domain), none where it refuses both: the engine's
+result is always shown, and the check says what it could not take. The page does no arithmetic and
 formats no number: every text it shows, the table's included, is written here.
 
 A shared link carries only the two texts: they are data, parsed by the whitelist here,
@@ -29,7 +31,7 @@ import operator
 
 from micrograd.draw import draw_dot
 from micrograd.engine import Value, topological_order
-from micrograd.gradcheck import numerical_grad, relative_error
+from micrograd.gradcheck import relative_error
 from scripts.stepper_trace import replay
 
 OPERATORS = {ast.Add: ("+", operator.add), ast.Sub: ("-", operator.sub), ast.Mult: ("*", operator.mul),
@@ -43,6 +45,7 @@ LABEL_LENGTH = 16  # a node made by a part of the expression shows that part if 
 H = 1e-6  # the finite-difference step, as micrograd.gradcheck's default
 TOL = 1e-6  # relative error that passes, as micrograd.gradcheck's default ...
 ABS_TOL = 1e-9  # ... or this absolute difference: near 0 a relative error means nothing
+ONE_SIDED_TOL = 1e-3  # a one-sided difference's error is about h·|f''|/2: looser, and the page says so
 # What the view needs of scripts.stepper_trace.replay: the steps, captions and edge texts a
 # stepper shows, written the same way by construction.
 VIEW = ("nodes", "forward", "forwardCaptions", "backward", "backwardCaptions", "zeroGrads", "edges")
@@ -121,8 +124,9 @@ def build(tree, leaves):
 def run(expression, values):
     """Everything the page shows for one expression, as a dict (json.dumps gives strict JSON).
 
-    {"ok": True, "expression", "values", "result", "leaves": [{name, grad, numeric, passed,
-    shown (the table's row)}], "check": {passed, text},
+    {"ok": True, "expression", "values", "result", "leaves": [{name, grad, numeric (None: no
+    estimate), passed (None: not checked), kind ("centered", "one-sided" or None), shown (the
+    table's row)}], "check": {passed, complete (every leaf checked by centered differences), text},
     "caption", "dot", and the steps as the view replays them: "nodes" [{id, name, data}],
     "edges" {edge id: text}, "forward", "forwardCaptions", "backward" [{node, edges, parents,
     grads}], "backwardCaptions", "zeroGrads"}; or {"ok": False, "field", "column", "message"} for a text the playground
@@ -162,32 +166,78 @@ def _run(expression, values):
     dot = draw_dot(root, rankdir=RANKDIR).source
     steps = {key: value for key, value in replay(root).items() if key in VIEW}  # as a stepper shows it
     root.backward()
-    inputs = [leaves[name] for name in names]
-    try:
-        numeric = numerical_grad(lambda: _build(tree.body, leaves, text, labels=None), inputs, H)
-    except PlaygroundError as error:
-        raise PlaygroundError(f"{error.message} (at a leaf ± h = {H:g}, while checking the grads)",
-                              error.field, error.column) from None
-    report = []
-    for x, estimate in zip(inputs, numeric):
-        error = relative_error(x.grad, estimate)
-        passed = bool(error <= TOL or abs(x.grad - estimate) <= ABS_TOL)
-        report.append({"name": x.label, "grad": _json(x.grad), "numeric": _json(estimate), "passed": passed,
-                       # the table's row, as the page shows it (the leaf's value is in the field
-                       # above and on the graph: five columns fit a phone, six did not)
-                       "shown": [x.label, shown(x.grad), shown(estimate), exponent(error, 1),
-                                 "✓ agrees" if passed else "✗ differs"]})
-    passed = all(r["passed"] for r in report)
+    report = [_check(leaves[name], lambda: _build(tree.body, leaves, text, labels=None), root.data)
+              for name in names]
+    passed = all(r["passed"] is not False for r in report)
+    complete = all(r["kind"] == "centered" for r in report)
     check = (f"Every leaf's grad agrees with centered finite differences (h = {exponent(H)}): relative error "
              f"at most {exponent(TOL)}, or an absolute difference under {exponent(ABS_TOL)}." if passed else
-             "Some grads differ from centered finite differences. Where the function has a kink (relu at 0) "
-             "or a large curvature, the estimate itself is off; otherwise the engine would be wrong.")
+             "Some grads differ from finite differences. Where the function has a kink (relu at 0), an "
+             "infinite slope or a large curvature, the estimate itself is off; otherwise the engine would be "
+             "wrong.")
+    if not complete:
+        check = (check.replace("Every leaf's grad agrees with centered", "Every grad that could be checked "
+                               "agrees with") + " " + " ".join(r["why"] for r in report if r["why"]))
     return {"ok": True, "expression": text, "values": ", ".join(f"{n} = {_plain(given[n])}" for n in names),
-            "result": _json(root.data), "leaves": report,
-            "check": {"passed": passed, "text": check},
+            "result": _json(root.data), "leaves": [{k: v for k, v in r.items() if k != "why"} for r in report],
+            "check": {"passed": passed, "complete": complete, "text": check},
             "caption": f"out = {shown(root.data)}. Each leaf's grad from backward(), and its estimate by "
-                       "centered differences (micrograd.gradcheck)",
+                       "finite differences (micrograd.gradcheck's, centered where both sides can be taken)",
             "dot": dot, **steps}
+
+
+def _check(x, f, at):
+    """One leaf's row: backward()'s grad beside its finite-difference estimate.
+
+    x: the leaf (a Value, its grad set by backward()); f: rebuilds the expression from the
+    leaves' data; at: f's value at the leaves' values. The estimate is centered,
+    (f(x + h) − f(x − h)) / 2h, as micrograd.gradcheck.numerical_grad takes it. Where the
+    engine refuses one side (x − h outside the function's domain: a negative base to a
+    fractional power, a division by 0), it is one-sided, (f(x + h) − f(x)) / h or
+    (f(x) − f(x − h)) / h, whose error shrinks like h, not h², and passes at ONE_SIDED_TOL.
+    Where it refuses both, there is no estimate. Returns {"name", "grad", "numeric",
+    "passed" (None: not checked), "kind" ("centered", "one-sided" or None), "why" (a
+    sentence for the check, or None), "shown" (the table's row)}.
+    """
+    sides, refused = {}, {}
+    for sign, side in ((1, "x + h"), (-1, "x − h")):
+        original = x.data
+        try:
+            x.data = original + sign * H
+            sides[side] = f().data
+        except PlaygroundError as error:
+            refused[side] = error.message.removeprefix("the engine refused it: ")
+        finally:
+            x.data = original
+    name = x.label
+    if not refused:
+        kind, estimate, tol = "centered", (sides["x + h"] - sides["x − h"]) / (2 * H), TOL
+    elif len(refused) == 1:
+        kind, tol = "one-sided", ONE_SIDED_TOL
+        estimate = (sides["x + h"] - at) / H if "x + h" in sides else (at - sides["x − h"]) / H
+    else:
+        kind = estimate = None
+    why = None
+    if refused:
+        outside = " and ".join(f"{name} {side[2:]}" for side in refused)
+        why = f"{outside} {'is' if len(refused) == 1 else 'are'} outside the function's domain (the engine " \
+              f"refuses it: {'; '.join(dict.fromkeys(refused.values()))})"
+        why = (f"For {name}, {why}, so its estimate is one-sided, with {name} {next(iter(sides))[2:]} only: "
+               f"its error shrinks like h, not h², and it passes at a relative error of at most "
+               f"{exponent(ONE_SIDED_TOL)}." if kind else f"{name} is not checked: {why}.")
+    if kind is None:
+        return {"name": name, "grad": _json(x.grad), "numeric": None, "passed": None, "kind": None, "why": why,
+                "shown": [name, shown(x.grad), "none", "—", "not checked: no side in the domain"]}
+    error = relative_error(x.grad, estimate)
+    if math.isnan(error):  # an infinite grad (x ** 0.5 at 0) beside a finite estimate: as far off as can be
+        error = math.inf
+    passed = bool(error <= tol or abs(x.grad - estimate) <= ABS_TOL)
+    verdict = "✓ agrees" if passed else "✗ differs"
+    estimated = shown(estimate) + (" (one-sided)" if kind == "one-sided" else "")
+    # the table's row, as the page shows it (the leaf's value is in the field above and on
+    # the graph: five columns fit a phone, six did not)
+    return {"name": name, "grad": _json(x.grad), "numeric": _json(estimate), "passed": passed, "kind": kind,
+            "why": why, "shown": [name, shown(x.grad), estimated, exponent(error, 1), verdict]}
 
 
 def shown(x):

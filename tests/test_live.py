@@ -140,6 +140,24 @@ def test_a_typed_expression_of_20_nodes_is_drawn_and_checked_within_budget(pg):
     assert data["result"] == playground.run(expression, values)["result"]
 
 
+def test_where_a_centered_difference_cannot_be_taken_the_engines_result_is_still_shown(pg):
+    """x ** 0.5 at x = 0 (issue 24, item 4): graph, steps and the table are shown; the row says
+    its estimate is one-sided and the check says why, in CPython's words; the progress line does
+    not claim a whole check."""
+    draw(pg, "x ** 0.5", "x = 0")
+    expected = playground.run("x ** 0.5", "x = 0")
+    view = shown(pg)
+    assert view["message"] == "" and not view["hidden"], view
+    assert view["ids"], "the graph is drawn"
+    assert view["status"].startswith("Step ") and view["status"].endswith("backward pass")
+    assert view["rows"] == [leaf["shown"] for leaf in expected["leaves"]]
+    assert view["rows"][0][2].endswith("(one-sided)")
+    assert view["summary"] == expected["check"]["text"]
+    assert "x − h is outside the function's domain" in view["summary"]
+    assert "engine refused it" not in view["summary"] + view["message"]
+    assert "checked, where finite differences could be taken, by micrograd" in view["progress"], view["progress"]
+
+
 @pytest.mark.parametrize("expression, values, field, text", [
     ("a // b", "a = 1, b = 2", "bv-pg-expression",
      "Expression, column 3: '//' is not an operation of the engine"),

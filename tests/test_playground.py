@@ -8,6 +8,7 @@ import math
 import pytest
 
 from micrograd import Value, draw_dot
+from micrograd.gradcheck import relative_error
 from scripts import playground, run_blocks
 from scripts.playground import PlaygroundError, build, exponent, parse, parse_values, run, shown
 from scripts.stepper_trace import replay
@@ -200,3 +201,45 @@ def test_the_runner_runs_a_playground_block_as_the_browser_sends_it():
              "figure": False}
     data = json.loads(run_blocks.run_json(json.dumps({"blocks": [block]}), 0))
     assert data["results"][0]["playground"] == json.loads(json.dumps(run("(a + b) * c", "a = 2, b = -3, c = 10")))
+
+
+def test_the_engines_result_is_shown_where_a_centered_difference_cannot_be_taken():
+    """x ** 0.5 at x = 0: the engine computes it (grad ∞, by IEEE 754's pow); x − h is outside
+    the domain, so the check is one-sided and says so, instead of refusing the whole expression
+    as the engine's own refusal (issue 24, item 4)."""
+    result = run("x ** 0.5", "x = 0")
+    assert result["ok"], result
+    assert result["dot"] and result["forward"] and result["backward"], "graph and steps are drawn"
+    (leaf,) = result["leaves"]
+    assert leaf["kind"] == "one-sided" and leaf["grad"] == "Infinity"
+    assert leaf["numeric"] == math.sqrt(playground.H) / playground.H  # (f(x + h) − f(x)) / h
+    assert leaf["shown"][2] == f"{shown(leaf['numeric'])} (one-sided)" and leaf["shown"][3] == "∞"
+    assert not result["check"]["complete"]
+    assert "For x, x − h is outside the function's domain" in result["check"]["text"]
+    assert "so its estimate is one-sided, with x + h only" in result["check"]["text"]
+    assert "while checking the grads" not in json.dumps(result)
+
+
+def test_a_leaf_with_no_side_in_the_domain_is_not_checked_and_says_so():
+    result = run("(-x * x) ** 0.5 + y", "x = 0, y = 1")
+    assert result["ok"], result
+    x, y = result["leaves"]
+    assert (x["passed"], x["kind"], x["numeric"]) == (None, None, None)
+    assert x["shown"][2:] == ["none", "—", "not checked: no side in the domain"]
+    assert y["passed"] and y["kind"] == "centered"
+    text = result["check"]["text"]
+    assert text.startswith("Every grad that could be checked agrees") and "x is not checked: x + h and x − h" in text
+    assert text.count("is not a real number") == 1, "the same refusal is said once"
+
+
+def test_a_one_sided_estimate_passes_at_its_own_tolerance_and_fails_at_an_infinite_slope():
+    """A one-sided difference is within about h·|f''|/2 of the slope: ONE_SIDED_TOL admits it on
+    a straight line; at an infinite slope it is far off, and the row says it differs."""
+    line = run("(x + 5e-7) ** 0.5 * 0 + 3 * x", "x = 0")  # x − h makes a negative base
+    leaf = line["leaves"][0]
+    assert leaf["kind"] == "one-sided" and leaf["passed"], leaf
+    assert relative_error(leaf["grad"], leaf["numeric"]) <= playground.ONE_SIDED_TOL
+    assert line["check"]["passed"] and not line["check"]["complete"]
+    steep = run("(x + 1) ** 0.5", "x = -1")
+    assert steep["leaves"][0]["kind"] == "one-sided" and steep["leaves"][0]["passed"] is False
+    assert steep["leaves"][0]["shown"][4] == "✗ differs"

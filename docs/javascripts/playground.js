@@ -121,7 +121,8 @@ export function init(root) {
       state.timing = { pythonMs: answer.runMs, drawMs: performance.now() - drawing,
         totalMs: performance.now() - started, startMs: answer.coldStart ? answer.startMs : 0 };
       progress.textContent = (answer.coldStart ? `Python started in ${(answer.startMs / 1000).toFixed(1)} s. ` : "") +
-        `Built, traced and checked by micrograd in ${ms(answer.runMs)}; drawn in ${ms(state.timing.drawMs)}.`;
+        `Built, traced and ${data.check.complete ? "checked" : "checked, where finite differences could be " +
+          "taken,"} by micrograd in ${ms(answer.runMs)}; drawn in ${ms(state.timing.drawMs)}.`;
     } catch (error) {
       progress.textContent = "";
       message.append(element("p", { class: "bv-pg__fail", text: `It could not be drawn: ${error.message ?? error}` }));
@@ -193,7 +194,8 @@ function view(data, svg, link) {
   buttons.end.addEventListener("click", () => show(total));
   show(total); // the reader asked for the grads: the whole pass, then step back through it
 
-  const rows = data.leaves.map((leaf) => element("tr", { class: leaf.passed ? "is-passed" : "is-failed" },
+  const rows = data.leaves.map((leaf) => element("tr", {
+    class: leaf.passed === null ? "is-unchecked" : leaf.passed ? "is-passed" : "is-failed" },
     element("th", { scope: "row", text: leaf.shown[0] }), // every text written by scripts/playground.py
     ...leaf.shown.slice(1).map((text) => element("td", { text }))));
   const summary = element("p", { class: data.check.passed ? "bv-pg__pass" : "bv-pg__fail", text: data.check.text });
