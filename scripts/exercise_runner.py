@@ -16,7 +16,7 @@ import traceback
 
 from scripts.exercise_checks import Fail, release_deep_graphs
 from scripts.exercise_format import ExerciseFormatError, load
-from scripts.reader_code import clip, describe, no_input
+from scripts.reader_code import clip, describe, no_input, text_of
 
 READER_FILE = "<your code>"  # the file name the reader's code is compiled under
 
@@ -74,8 +74,8 @@ def run(exercise, code):
         where = f"line {error.lineno} of your code" if error.lineno else "your code"
         text = (error.text or "").strip()
         return Report([Result("your code runs", False,
-                              f"{type(error).__name__} on {where}: {error.msg}"
-                              + (f"\n    {text}" if text else ""))], note=note)
+                              clip(f"{type(error).__name__} on {where}: {error.msg}"
+                                   + (f"\n    {text}" if text else ""), "message"))], note=note)
     namespace = {"__name__": "exercise"}
     with contextlib.redirect_stdout(output), no_input():
         try:
@@ -109,18 +109,18 @@ def _tests(exercise):
 
 
 def _run_test(test, user):
-    name = (test.__doc__ or test.__name__).strip().splitlines()[0]
+    name = clip((test.__doc__ or test.__name__).strip().splitlines()[0], "name")
     try:
         test(user)
-    except Fail as failure:
-        return Result(name, False, str(failure))
+    except Fail as failure:  # its message holds the reader's values: clipped too
+        return Result(name, False, clip(text_of(failure), "message"))
     except RecursionError as error:
         return Result(name, False, _reader_error(error) if _reader_line(error) else describe(error))
     except (Exception, SystemExit) as error:  # reported, never raised, so every test runs
         if _reader_line(error):
             return Result(name, False, _reader_error(error))
         text = f"could not check this: {describe(error)}"
-        if "NoneType" in str(error):
+        if "NoneType" in text:
             text += " (a method of yours returned None: does each one `return` its result?)"
         return Result(name, False, text)
     return Result(name, True)
@@ -142,7 +142,7 @@ def _reader_error(error):
     line = _reader_line(error)
     where = f" on line {line} of your code" if line else ""
     text = describe(error, where)
-    if "ellipsis" in str(error).lower():
+    if "ellipsis" in text.lower():
         text += " (a blank, ..., is still in your code)"
     elif isinstance(error, NameError):
         text += " (a typo, or a name used before it is defined?)"

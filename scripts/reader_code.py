@@ -1,6 +1,7 @@
-"""What every run of a reader's code needs, in the browser (Pyodide) and under pytest: its
-printed output clipped, its computation graphs taken apart before they are freed, input()
-that says why it cannot work, and an error described even when it has no message.
+"""What every run of a reader's code needs, in the browser (Pyodide) and under pytest: every
+text it gives the page (printed output, error messages, tracebacks) clipped and with its
+invisible controls made visible, its computation graphs taken apart before they are freed,
+input() that says why it cannot work, and an error described even when it has no message.
 
 Used by scripts/run_blocks.py (Run on a chapter's blocks) and
 scripts/exercise_runner.py (an exercise's Run). Stdlib only.
@@ -8,15 +9,65 @@ scripts/exercise_runner.py (an exercise's Run). Stdlib only.
 
 import builtins
 import contextlib
+import re
+import traceback
 import types
 
-MAX_OUTPUT = 10_000  # characters kept of what one run (an exercise, or one block) prints
+# Characters kept of any one text of the reader's code the page shows: what one run (an
+# exercise, or one block) prints, an error's message, a traceback, a test's message. A tab
+# given a 10**8-character error message to show crashed after about 10 s.
+MAX_OUTPUT = 10_000
 PAGE_MODULES = {"builtins", "__test__"}  # the __module__ of classes that page code defines
+# Characters that change how text around them reads but show nothing themselves: the bidi
+# controls (Unicode's Bidi_Control: U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069;
+# U+202E makes "txt.exe" read "exe.txt") and the zero-width ones (U+200B-U+200D, U+2060,
+# U+FEFF). Shown as <U+202E>, as code-review tools show them, so printed text reads as printed.
+CONTROLS = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
 
 
-def clip(text):
-    """text (str) cut to MAX_OUTPUT characters, with a line that says so when it was cut."""
-    return text if len(text) <= MAX_OUTPUT else text[:MAX_OUTPUT] + "\n... (output cut)\n"
+def visible(text):
+    """text (str) with each of CONTROLS written as <U+XXXX> (U+202E: "<U+202E>")."""
+    return CONTROLS.sub(lambda match: f"<U+{ord(match.group()):04X}>", text)
+
+
+def clip(text, what="output"):
+    """text (str) as the page shows it: its first MAX_OUTPUT characters, each of CONTROLS
+    made visible (visible()), and, when it was longer, a last line that says so: "... (output
+    cut: the first 10,000 of its 123,456 characters are shown)". what: "output", "error"...
+    The cut is made before anything else, so a 10**8-character text costs one slice."""
+    if len(text) <= MAX_OUTPUT:
+        return visible(text)
+    return visible(text[:MAX_OUTPUT]) + (f"\n... ({what} cut: the first {MAX_OUTPUT:,} of its {len(text):,} "
+                                         "characters are shown)" + ("\n" if what == "output" else ""))
+
+
+def text_of(error):
+    """str(error), or what Python's traceback says when that fails (a reader's __str__ may raise)."""
+    try:
+        return str(error)
+    except Exception:  # the reader's __str__ may do anything
+        return "<exception str() failed>"
+
+
+def exception_only(error):
+    """The last line of error's traceback, "ValueError: message", as traceback.format_exception_only
+    gives it (with Python's "Did you mean" and the exception's notes), as the page shows it
+    (clip()): one str. A name, message or notes of more than MAX_OUTPUT characters are never
+    formatted whole."""
+    kind = type(error)
+    module = getattr(kind, "__module__", None)  # a class made by type() in a block has none
+    name = kind.__qualname__ if module in (None, "builtins", "__main__") else f"{module}.{kind.__qualname__}"
+    message = text_of(error)
+    notes = getattr(error, "__notes__", None)
+    notes = [text_of(note) for note in notes] if isinstance(notes, (list, tuple)) else []
+    if len(name) + len(message) + sum(map(len, notes)) <= MAX_OUTPUT:
+        try:
+            return visible("".join(traceback.format_exception_only(kind, error)).rstrip("\n"))
+        except Exception:  # a class of the reader's whose attributes refuse to be read
+            pass
+    name = clip(name, "name")
+    lines = [f"{name}: {clip(message, 'message')}" if message else name]
+    return "\n".join(lines + [clip(note, "note") for note in notes])
 
 
 NO_INPUT = ("input() is not available in the browser: Python here has no keyboard to read from. "
@@ -41,12 +92,13 @@ def no_input():
 
 def describe(error, where=""):
     """"Type<where>: message" of an exception, or "Type<where>" and what it means when it has
-    no message (MemoryError() has none: "MemoryError: " would end in an empty colon).
+    no message (MemoryError() has none: "MemoryError: " would end in an empty colon). The
+    message is clipped (clip()).
 
     where: words that place it, after the type (" on line 3 of your code").
     """
-    name = type(error).__name__ + where
-    text = str(error)
+    name = clip(type(error).__name__, "name") + where
+    text = clip(text_of(error), "message")
     if text:
         return f"{name}: {text}"
     if isinstance(error, MemoryError):

@@ -47,7 +47,7 @@ import time
 import traceback
 
 from scripts.playground import run as run_playground
-from scripts.reader_code import clip, no_input, take_graphs_apart
+from scripts.reader_code import clip, describe, exception_only, no_input, take_graphs_apart
 
 _TRAILING_WHITESPACE = re.compile(r"[ \t]+$", re.MULTILINE)
 # doctest compiles example k of a test named N as "<doctest N[k]>"; each example here is a test
@@ -206,11 +206,11 @@ def _run_code(text, namespace, filename):
             namespace.pop("__builtins__", None)
         except (Exception, SystemExit) as error:  # the reader's code may raise anything
             if isinstance(error, ModuleNotFoundError):
-                module = (error.name or "").split(".")[0]
+                module = clip(str(error.name or "").split(".")[0], "name")  # the reader may raise it
                 return {"status": "unavailable", "output": clip(output.getvalue()), "module": module,
                         "why": UNAVAILABLE.get(module, f"Python in your browser has the standard library and "
                                                        f"micrograd, not {module}."),
-                        "error": f"{type(error).__name__}: {error}"}
+                        "error": describe(error)}
             return {"status": "error", "output": clip(output.getvalue()), "error": _format_exception(error)}
     return {"status": "ran", "output": clip(output.getvalue()), "dot": _dot(value)}
 
@@ -262,7 +262,7 @@ def _run_doctest(text, namespace, name, skipped):
     try:
         examples = doctest.DocTestParser().get_examples(text, name)
     except ValueError as error:  # e.g. a `>>>` line without a space after it
-        return {"status": "error", "error": f"ValueError: {error}"}
+        return {"status": "error", "error": clip(f"ValueError: {error}", "error")}
     runner = _Runner()
     lines = text.splitlines(keepends=True)
     segments, at = [], 0
@@ -295,8 +295,8 @@ def _run_doctest(text, namespace, name, skipped):
         outcome = runner.outcome or {"same": True, "got": "", "exception": False}
         if outcome["same"] and example.exc_msg is not None:
             shown = page  # the expected exception was raised; doctest compares only its last line
-        else:
-            shown = _indent(clip(outcome["got"]), example.indent)
+        else:  # an unexpected exception's text is clipped already (_format_exception)
+            shown = _indent(outcome["got"] if outcome["exception"] else clip(outcome["got"]), example.indent)
         segments.append(_segment(shown, output=True, same=outcome["same"], page=page,
                                  exception=outcome["exception"]))
         if outcome["exception"]:
@@ -328,15 +328,16 @@ def _indent(text, indent):
 
 
 def _format_exception(error):
-    """The traceback a reader needs: the page's blocks and micrograd, not this runner or doctest."""
+    """The traceback a reader needs: the page's blocks and micrograd, not this runner or doctest;
+    as the page shows it: its frames and its last line each clipped (reader_code.clip)."""
     if isinstance(error, SyntaxError) and error.filename and error.filename.startswith("<"):
-        return "".join(traceback.format_exception_only(type(error), error)).rstrip("\n")
+        return _DOCTEST_FILE.sub(r"<\1>", exception_only(error))
     frames = [frame for frame in traceback.extract_tb(error.__traceback__)
               if not frame.filename.endswith(("run_blocks.py", "doctest.py", "reader_code.py"))]
     lines = ["Traceback (most recent call last):\n"] if frames else []
     lines += traceback.format_list(frames)
-    lines += traceback.format_exception_only(type(error), error)
-    text = _DOCTEST_FILE.sub(r"<\1>", "".join(lines).rstrip("\n"))
+    text = clip(_DOCTEST_FILE.sub(r"<\1>", "".join(lines)), "traceback")
+    text += _DOCTEST_FILE.sub(r"<\1>", exception_only(error))
     if isinstance(error, ModuleNotFoundError):
         text += ("\n(Python in your browser has the standard library and micrograd, "
                  "not other packages: run this page with pytest to use them.)")
