@@ -1,18 +1,26 @@
 """The engine's wheel (distribution backprop-verified, import package micrograd), which the
 site serves and every downloaded notebook installs.
 
+It also holds the package backprop_verified_exercises (GRADER): scripts/notebook_exercises.py
+as its __init__, with the site's exercise grader beside it at its repository paths
+(scripts/exercise_runner.py and the modules of scripts/ it imports, found by `ast`, and
+docs/exercises/). A chapter notebook's exercise cells load it (`%load_ext`), so they run
+the page's own tests with the page's own code in a Jupyter that has only the wheel.
+
 wheel() builds it with setuptools from a copy of exactly what goes into it (micrograd/,
-pyproject.toml, README.md), with SOURCE_DATE_EPOCH fixed, so the same source gives the
-same bytes; it is cached in .cache/wheel/ under the sha256 of those files, this file and
-setuptools' version, and built under a file lock (test workers and builds run in
+the grader, pyproject.toml, README.md), with SOURCE_DATE_EPOCH fixed, so the same source
+gives the same bytes; it is cached in .cache/wheel/ under the sha256 of those files, this
+file and setuptools' version, and built under a file lock (test workers and builds run in
 parallel). Nothing is written into the repository (setuptools' build/ and *.egg-info
-stay in the copy). url(site_url) is where the site serves it.
+stay in the copy). url(site_url) is where the site serves it, pinned by its sha256.
 """
 
+import ast
 import fcntl
 import hashlib
 import importlib.metadata
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -27,11 +35,49 @@ SERVED_AT = "downloads"  # the wheel's folder in the site
 SOURCE_DATE_EPOCH = "315532800"  # 1980-01-01T00:00:00Z, the earliest time a zip entry can hold
 
 
-def sources(root=ROOT):
-    """The files that go into the wheel: sorted paths relative to `root`."""
-    engine = [p for p in (root / "micrograd").rglob("*")
+GRADER = "backprop_verified_exercises"  # the wheel's package of the notebooks' exercise checks
+# The packages setuptools puts in the wheel, in place of pyproject.toml's ["micrograd"] (the
+# repository's own install has no grader package: it is laid out only in the build's copy)
+PACKAGES = ["micrograd", GRADER, f"{GRADER}.scripts", f"{GRADER}.docs", f"{GRADER}.docs.exercises"]
+_PACKAGES_LINE = re.compile(r'^packages = \["micrograd"\]$', re.MULTILINE)
+
+
+def grader_modules(root=ROOT):
+    """The modules of root/scripts/ that exercise_runner.py needs, itself included: names
+    (sorted), following its `from scripts.X import` and `import scripts.X` statements, and
+    theirs, with scripts/__init__.py ("__init__")."""
+    found, todo = {"__init__"}, ["exercise_runner"]
+    while todo:
+        name = todo.pop()
+        if name in found:
+            continue
+        found.add(name)
+        tree = ast.parse((root / "scripts" / f"{name}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            modules = ([node.module] if isinstance(node, ast.ImportFrom) and node.level == 0
+                       else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            todo += [m.split(".")[1] for m in modules if m and m.startswith("scripts.")]
+    return sorted(found)
+
+
+def layout(root=ROOT):
+    """{path in the build's copy: path relative to `root`}, sorted: what goes into the wheel,
+    and where. micrograd/, pyproject.toml and README.md at their own paths; the grader
+    (grader_modules, docs/exercises/*.py) under GRADER/ at its repository paths, with
+    scripts/notebook_exercises.py as GRADER/__init__.py."""
+    engine = [p.relative_to(root) for p in (root / "micrograd").rglob("*")
               if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"]
-    return sorted(p.relative_to(root) for p in [*engine, root / "pyproject.toml", root / "README.md"])
+    placed = {p.as_posix(): p for p in [*engine, Path("pyproject.toml"), Path("README.md")]}
+    grader = [Path("scripts") / f"{name}.py" for name in grader_modules(root)]
+    grader += sorted(p.relative_to(root) for p in (root / "docs" / "exercises").glob("*.py"))
+    placed |= {f"{GRADER}/{p.as_posix()}": p for p in grader}
+    placed[f"{GRADER}/__init__.py"] = Path("scripts") / "notebook_exercises.py"
+    return dict(sorted(placed.items()))
+
+
+def sources(root=ROOT):
+    """The files that go into the wheel: sorted paths relative to `root` (see layout)."""
+    return sorted(set(layout(root).values()))
 
 
 def cache_key(root=ROOT):
@@ -53,11 +99,16 @@ def build(out_dir, root=ROOT):
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="wheel-") as folder:
-        for path in sources(root):
-            copy = Path(folder) / path
-            copy.parent.mkdir(parents=True, exist_ok=True)
-            copy.write_bytes((root / path).read_bytes())
-            copy.chmod(0o644)
+        for placed, path in layout(root).items():
+            _write(Path(folder) / placed, (root / path).read_bytes())
+        for package in PACKAGES[3:]:  # the grader's docs/ and docs/exercises/ hold no __init__.py
+            _write(Path(folder, *package.split("."), "__init__.py"), b"")
+        config = Path(folder) / "pyproject.toml"
+        text, found = _PACKAGES_LINE.subn(f"packages = {PACKAGES}".replace("'", '"'), config.read_text())
+        if found != 1:
+            raise RuntimeError("pyproject.toml: the wheel's build expects the line "
+                               "'packages = [\"micrograd\"]' under [tool.setuptools], once")
+        config.write_text(text)
         built = subprocess.run(
             [sys.executable, "-c", "import sys; from setuptools import build_meta; "
              "print(build_meta.build_wheel(sys.argv[1]))", str(out_dir.resolve())],
@@ -66,6 +117,12 @@ def build(out_dir, root=ROOT):
         if built.returncode != 0:
             raise RuntimeError(f"building the engine's wheel failed:\n{built.stdout}{built.stderr}")
     return out_dir / built.stdout.strip().splitlines()[-1]
+
+
+def _write(path, content):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content)
+    path.chmod(0o644)
 
 
 def wheel():
@@ -90,9 +147,13 @@ def wheel():
 
 
 def url(site_url):
-    """The wheel's address on the site at `site_url` (e.g. https://example.org/book/):
-    <site_url>downloads/<the wheel's file name>. Raises ValueError if site_url is empty."""
+    """The wheel's address on the site at `site_url` (e.g. https://example.org/book/), pinned:
+    <site_url>downloads/<the wheel's file name>#sha256=<its sha256, hex>. pip checks a URL's
+    #sha256= against the bytes it downloads and refuses a wheel that differs, so a notebook's
+    install cell cannot be handed another engine. Raises ValueError if site_url is empty."""
     if not site_url:
         raise ValueError("site_url is not set: the downloaded notebooks install the engine from "
                          "<site_url>downloads/ (mkdocs.yml: site_url, or SITE_URL)")
-    return urljoin(site_url if site_url.endswith("/") else f"{site_url}/", f"{SERVED_AT}/{wheel().name}")
+    built = wheel()
+    address = urljoin(site_url if site_url.endswith("/") else f"{site_url}/", f"{SERVED_AT}/{built.name}")
+    return f"{address}#sha256={hashlib.sha256(built.read_bytes()).hexdigest()}"

@@ -18,7 +18,8 @@ import pytest
 from nbclient.exceptions import CellExecutionError
 
 from scripts import ROOT
-from scripts.notebook_download import install_cell
+from scripts.chapter_notebook import ANSWER_TAG, quizzes_in
+from scripts.notebook_download import absolute_links, install_cell
 from scripts.training_notebook import executed as execute
 from scripts.training_notebook import kernel_config
 
@@ -86,7 +87,14 @@ def test_the_training_page_downloads_as_the_notebook_that_ran(site_build, site, 
                               as_version=4)
     ran = [c for c in executed.cells if "quiz" not in c.metadata.get("tags", [])]  # not the build's quiz cells
     header, install, *cells = download.cells
-    assert [(c.cell_type, c.source) for c in cells] == [(c.cell_type, c.source) for c in ran]
+    code = [c.source for c in cells if c.cell_type == "code" and ANSWER_TAG not in c.metadata.get("tags", [])]
+    assert code == [c.source for c in ran if c.cell_type == "code"]
+    prose = [c for c in ran if c.cell_type == "markdown"]
+    assert [c.source for c in cells if c.cell_type == "markdown" and not c.source.startswith("<details>")] == [
+        absolute_links(quizzes_in(c.source)[0], f"{site_build['site_url']}06-training/") for c in prose
+        if "answer" not in c.metadata.get("tags", [])]
+    folded = [c.source for c in cells if c.source.startswith("<details>\n<summary>Answer</summary>")]
+    assert len(folded) == len([c for c in prose if "answer" in c.metadata.get("tags", [])]) == 3
     assert f"<{site_build['site_url']}06-training/>" in header.source
     assert install.source == install_cell(["matplotlib", "numpy", "scikit-learn"], wheel.url(site_build["site_url"]))
     assert not any(c.get("outputs") for c in download.cells)  # the reader runs it
@@ -96,6 +104,7 @@ def test_a_chapter_notebook_keeps_the_page_order_and_its_hidden_setup(tmp_path):
     from sybil import Document
 
     from scripts.chapter_notebook import chapter_notebook
+    FOLDED = {"source_hidden": True, "outputs_hidden": True}
     page = tmp_path / "page.md"
     page.write_text(
         "# Title\n\nProse $x$.\n\n<!-- invisible-code-block: python\nsecret = 2\n-->\n\n"
@@ -106,13 +115,17 @@ def test_a_chapter_notebook_keeps_the_page_order_and_its_hidden_setup(tmp_path):
     cells = json.loads(chapter_notebook(Document(page.read_text(), str(page))))["cells"]
     sources = ["".join(c["source"]) for c in cells]
     kinds = [c["cell_type"] for c in cells]
-    assert kinds == ["markdown", "code", "code", "markdown", "code", "code", "markdown"]
+    assert kinds == ["markdown", "code", "code", "markdown", "markdown", "code", "code", "markdown"]
     assert sources[0] == "# Title\n\nProse $x$."
     assert sources[1].endswith("secret = 2") and sources[2] == "y = secret + 1"
-    assert sources[3] == "**Check yourself**\n\nWhat is y?\n\n**Answer**\n\nThree."
-    assert sources[4:6] == ["y", "y * 2"]
-    assert sources[6] == "Still the answer.\n\nAfter."
-    assert [c["id"] for c in cells] == [f"cell-{i}" for i in range(1, 8)]
+    assert sources[3] == "**Check yourself**\n\nWhat is y?"
+    # the fold: its text and its block as the page shows them, folded; then the block runs, folded
+    assert sources[4] == ("<details>\n<summary>Answer</summary>\n\nThree.\n\n\n```python\n>>> y\n3\n"
+                          ">>> y * 2\n6\n```\n\n\nStill the answer.\n\n</details>")
+    assert sources[5:7] == ["y", "y * 2"]
+    assert [cells[i]["metadata"]["jupyter"] for i in (5, 6)] == [FOLDED, FOLDED]
+    assert sources[7] == "After."
+    assert [c["id"] for c in cells] == [f"cell-{i}" for i in range(1, 9)]
 
 
 SKIPPING_PAGE = """# Title
