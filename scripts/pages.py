@@ -63,6 +63,8 @@ class PageRun:
     printed: str = ""  # what the page's code printed (tests/test_prose_numbers.py reads it)
     blocks: str = ""  # every block as it ran (scripts.blocks.export's JSON), on any page; the
     # site serves it only for a page that gets Run (tests/test_copy.py reads every page's)
+    printed_at: dict = dataclasses.field(default_factory=dict)  # page line of an example ->
+    # what it printed to stdout (a code block's print(); a doctest's output is its `want`)
 
 
 def run(path, src_uri=None):
@@ -78,13 +80,18 @@ def run(path, src_uri=None):
     document = Document.parse(str(path), *parsers(collector))
     outcomes = blocks.Outcomes(document)  # which examples ran and which the page skipped
     printed = io.StringIO()
+    printed_at = {}
     with contextlib.redirect_stdout(printed):
         for example in document:
+            before = printed.tell()
             try:
                 example.evaluate()
             except unittest.SkipTest as skip:
                 outcomes.skipped(example, skip)
                 continue
+            finally:
+                if printed.tell() > before:
+                    printed_at[example.line] = printed.getvalue()[before:]
     files = {}
     for output in collector.outputs:
         files.update(output.files)
@@ -92,7 +99,7 @@ def run(path, src_uri=None):
     export = blocks.export(document, outcomes)
     if blocks.runnable(collector.src_uri):
         files[collector.asset(blocks.EXPORT)] = export
-    return PageRun(collector.outputs, files, printed.getvalue(), export)
+    return PageRun(collector.outputs, files, printed.getvalue(), export, printed_at)
 
 
 # Imported once by the build's fork server (scripts/hooks/pages.py), so a page's process
@@ -103,9 +110,10 @@ PRELOAD = ["sybil", "graphviz", "markdown", "pymdownx.arithmatex", "nbformat", "
 
 
 def build_run(path, src_uri):
-    """Run a page for the site build: {"outputs": [{kind, line, markdown}], "files"} or {"error"}.
+    """Run a page for the site build: {"outputs": [{kind, line, markdown}], "files", "numbers"}
+    or {"error"}. numbers: where each number of its prose came from (scripts/number_sources.py).
 
-    The error is one line, "docs/<page>.md:<line>: reason". Meant for a fresh
+    The error is a line "docs/<page>.md:<line>: reason" (one per number without a source). Meant for a fresh
     process (a child of the build's fork server, or `python -m scripts.pages`):
     it changes to the repository folder (run() keeps the page's print() off stdout).
     """
@@ -124,7 +132,20 @@ def build_run(path, src_uri):
         return {"error": message}
     outputs = [{k: v for k, v in dataclasses.asdict(o).items() if k != "files"}
                for o in result.outputs]
-    return {"outputs": outputs, "files": result.files}
+    found = number_sources(path, result)
+    if found.problems:  # every number of the prose links to its source, or the build fails
+        return {"error": "\n".join(found.problems)}
+    return {"outputs": outputs, "files": result.files, "numbers": found.as_json()}
+
+
+def number_sources(path, result):
+    """The sources of the numbers of the prose of the page at `path`, which ran as `result` (a
+    PageRun): a scripts.number_sources.Found."""
+    from scripts.number_sources import sources
+
+    figures = [(output.line, content) for output in result.outputs if output.kind == "figure"
+               for name, content in output.files.items() if name.endswith(".svg")]
+    return sources(Path(path).read_text(encoding="utf-8"), relative(path), result.printed_at, figures)
 
 
 def main(argv):

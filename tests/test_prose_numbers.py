@@ -1,7 +1,9 @@
 """Every number in a page's prose was computed on that page: it appears in the page's
 executed output, in an assertion, or in one of its figures (scripts/prose.py says how a
 number is read and matched), or it is on the page's short list of exemptions, each with
-its reason. A failure names the page, the line and the number."""
+its reason (scripts/prose.py's EXEMPT, which the site build reads too). On a Markdown page
+each number has one exact source, the one the site links it to (scripts/number_sources.py).
+A failure names the page, the line and the number."""
 
 import json
 import re
@@ -9,59 +11,12 @@ import re
 import pytest
 
 from scripts import ROOT
-from scripts.prose import known_numbers, matches, numbers, page_numbers
+from scripts.pages import number_sources
+from scripts.prose import EXEMPT, exempt_phrases, known_numbers, matches, numbers, page_numbers
 
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.glob("*.md"))
 NOTEBOOK = DOCS / "06-training.py"
-
-# Phrases whose numbers are not results: page -> {phrase as written: why it is exempt}.
-EXEMPT = {
-    "index.md": {
-        "chapter 4": "a chapter number",
-        "micrograd 0.1.0": "a version number",
-    },
-    "01-computational-graphs.md": {
-        "micrograd 0.1.0": "a version number",
-    },
-    "02-chain-rule.md": {
-        "chapter 7": "a chapter number",
-    },
-    "03-backprop-by-hand.md": {
-        "0.01": "the step size the page chooses, an input (step = 0.01)",
-        "chapter 7": "a chapter number",
-    },
-    "04-engine.md": {
-        "4. The engine": "the chapter's number",
-        "chapter 7": "a chapter's number",
-    },
-    "05-neurons-layers-networks.md": {
-        "5. Neurons": "the chapter's number",
-        "chapter 7": "a chapter's number",
-    },
-    "06-training.py": {
-        "6. Training": "the chapter's number",
-        "Chapters 1 to 5": "chapter numbers",
-        "chapter 5": "a chapter's number",
-        "chapter 7": "a chapter's number",
-    },
-    "07-check-break-fix.md": {
-        'below $10^{-7}$ "happy"': "a threshold quoted from CS231n's notes, not a result",
-    },
-    "08-pytorch.md": {
-    },
-    "09-tensors.md": {
-        "9. From scalars to tensors": "the chapter's number in its title",
-    },
-    "10-under-the-hood.md": {
-        "10. Under the hood": "the chapter's number",
-        "0.1.0": "micrograd's version number",
-        "Python 3.10": "a Python version",
-        "Python 3.11": "a Python version",
-        "chapter 9": "a chapter's number",
-    },
-}
-
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
 def test_every_number_in_the_prose_was_computed_on_its_page(fresh_run, page):
@@ -69,16 +24,19 @@ def test_every_number_in_the_prose_was_computed_on_its_page(fresh_run, page):
     result = fresh_run(page)
     svgs = [content for name, content in result.files.items() if name.endswith(".svg")]
     known = known_numbers(text, result.printed, svgs)
-    exempt = EXEMPT.get(page.name, {})
-    missing = [f"docs/{page.name}:{n.line}: {n.text}" for n in page_numbers(text, exempt)
+    missing = [f"docs/{page.name}:{n.line}: {n.text}" for n in page_numbers(text, exempt_phrases(page.name))
                if not matches(n, known)]
     assert not missing, "numbers the page does not compute (print, assert or draw them, " \
         "or exempt them with a reason):\n" + "\n".join(missing)
+    # ...and each has one exact source, the one the site links it to
+    found = number_sources(page, result)
+    assert not found.problems, "\n".join(found.problems)
+    assert len(found.numbers) == len(page_numbers(text, exempt_phrases(page.name)))
 
 
 def test_every_number_in_the_notebook_prose_is_in_its_output(executed_notebook):
     source = NOTEBOOK.read_text(encoding="utf-8").split("\n")
-    exempt = EXEMPT.get(NOTEBOOK.name, {})
+    exempt = exempt_phrases(NOTEBOOK.name)
     known = []
     for cell in executed_notebook.cells:
         if cell.cell_type == "code":

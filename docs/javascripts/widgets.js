@@ -11,6 +11,7 @@ const modules = {
   ".exercise[data-exercise]": "./exercise.js", // scripts/exercise_directive.py
   ".bv-run[data-blocks]": "./run-blocks.js", // scripts/blocks.py: Run on a chapter's blocks
   ".bv-playground": "./playground.js", // docs/playground.md
+  "a.bv-number[data-bv-source]": "./number-source.js", // scripts/number_sources.py: a prose number's source
 };
 
 const bound = new WeakSet(); // an element is bound once, however often document$ emits

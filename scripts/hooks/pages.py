@@ -6,8 +6,10 @@ and are collected in on_files. Their files (figures, traces, the page as a noteb
 the install cell of scripts.notebook_download.for_download, which the cached run leaves
 out: it does not depend on site_url) enter the build through File.generated, never
 written into docs/. A failing example or directive fails the build with
-docs/<page>.md:<line>. Under `serve --dirty`, the built file of a page that had to run
-again (micrograd/ or scripts/ changed) is removed, so MkDocs renders it again.
+docs/<page>.md:<line>, and so does a number in the prose without an exact source: each one
+becomes a link to the code that printed it (scripts/number_sources.py). Under `serve --dirty`,
+the built file of a page that had to run again (micrograd/ or scripts/ changed) is removed, so
+MkDocs renders it again.
 """
 
 import multiprocessing.forkserver
@@ -27,6 +29,7 @@ from mkdocs.structure.files import File
 
 from scripts import wheel
 from scripts.notebook_download import for_download
+from scripts.number_sources import NumberSourceError, link_numbers
 from scripts.page_runs import Page, PageError, fork_server, place_outputs, runs
 
 _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pages")
@@ -72,7 +75,9 @@ def on_page_markdown(markdown, page, config, files):
     run = _runs.get(page.file.src_uri)
     if run is None:
         return markdown
-    try:
-        return place_outputs(markdown, run.result["outputs"], f"docs/{page.file.src_uri}")
-    except PageError as error:
+    where = f"docs/{page.file.src_uri}"
+    try:  # each number of the prose a link to its source, then the directives' outputs
+        markdown = link_numbers(markdown, run.result["numbers"], where)
+        return place_outputs(markdown, run.result["outputs"], where)
+    except (PageError, NumberSourceError) as error:
         raise PluginError(str(error)) from None
