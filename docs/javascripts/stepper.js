@@ -76,18 +76,35 @@ export async function init(root) {
       "Run with these values");
     leaves.replaceChildren(element("fieldset", {}, element("legend", { text: "Leaf values" }), ...fields, run));
   }
+  // The trace on its way from the reader's Python, or null. While it is on its way the steps
+  // wait (the figure and captions are the old values', the fields the new ones); Reset or
+  // another preset cancels it: its answer, when it comes, is dropped.
+  let tracing = null;
+  const settle = (note) => {
+    tracing = null;
+    leaves.classList.remove("is-running");
+    leaves.querySelector("[data-action=values]")?.removeAttribute("aria-disabled");
+    if (note !== undefined) leafNote.textContent = note;
+  };
   leaves.addEventListener("submit", async (event) => {
     event.preventDefault();
-    if (leaves.classList.contains("is-running")) return;
+    if (tracing) return;
     const at = preset;
     const values = Object.fromEntries(Array.from(leaves.querySelectorAll("input"), (i) => [i.dataset.node, i.value]));
+    const mine = tracing = {};
+    stop();
     leaves.classList.add("is-running");
+    leaves.querySelector("[data-action=values]")?.setAttribute("aria-disabled", "true");
     leafNote.textContent = "Starting Python…";
+    show(step); // the steps wait
     const started = performance.now();
     try {
-      const answer = await retrace(built.presets[at], values);
-      if (at !== preset) return;
-      if (answer.message) { leafNote.textContent = answer.message; return; }
+      const answer = await retrace(built.presets[at], values, (text) => {
+        if (tracing === mine) leafNote.textContent = text;
+      });
+      if (tracing !== mine) return; // cancelled by Reset or another preset
+      if (answer.message) { settle(answer.message); show(step); return; }
+      settle();
       data.presets[at] = { ...answer.preset, title: built.presets[at].title, values };
       svgs[at] = answer.svg;
       rebind(null);
@@ -96,15 +113,19 @@ export async function init(root) {
         "or Reset for the page's values.";
       root.retraceMs = performance.now() - started; // press to new trace drawn, for the browser tests
     } catch (error) {
-      leafNote.textContent = `It could not be traced: ${error.message ?? error}`;
-    } finally {
-      leaves.classList.remove("is-running");
+      if (tracing === mine) { settle(`It could not be traced: ${error.message ?? error}`); show(step); }
     }
   });
+  /** Drop the trace on its way, if any; true if there was one. */
+  function cancelTrace() {
+    if (!tracing) return false;
+    settle();
+    return true;
+  }
 
   // The preset's graph with `values` through micrograd.trace in the reader's Python:
   // {preset, svg, described} or {message} (a value refused, or Python could not run it).
-  async function retrace(p, values) {
+  async function retrace(p, values, onProgress) {
     const { runBlocks } = await import("./python.js");
     const { drawSVG } = await import("./viz.js");
     const literal = (text) => JSON.stringify(text); // a JSON string is a Python string literal
@@ -115,7 +136,7 @@ export async function init(root) {
       `print(_bv_text[${k * CHUNK}:${(k + 1) * CHUNK}], end="")`)].map((source) =>
       ({ line: 0, kind: "code", hidden: true, source, skip: null, when: null, figure: false }));
     const answer = await runBlocks({ blocks: JSON.stringify({ blocks }), upto: blocks.length - 1,
-      timeoutMs: TIMEOUT_MS, onProgress: (text) => { leafNote.textContent = text; } });
+      timeoutMs: TIMEOUT_MS, onProgress });
     if (answer.kind !== "result") return { message: answer.message };
     const results = answer.report.results;
     const failed = results.find((r) => r.status !== "ran");
@@ -136,10 +157,11 @@ export async function init(root) {
   // A new preset starts with no edge picked: the last preset's edge is not in this graph.
   function choose(index, at, picked = null) {
     stop();
+    const cancelled = cancelTrace();
     preset = index;
     rebind(picked);
     leafInputs();
-    leafNote.textContent = "";
+    leafNote.textContent = cancelled ? "Tracing cancelled." : "";
     presets.querySelectorAll("button").forEach((b, i) => b.setAttribute("aria-pressed", String(i === preset)));
     show(Math.min(at, counts().total));
   }
@@ -165,12 +187,13 @@ export async function init(root) {
     if (edge === null) view.unread();
     edgeNote.textContent = edge === null ? EDGE_HINT : edgeText(edge);
     status.textContent = `Step ${step} of ${total}: ${phase}`;
-    caption.textContent = text ?? "Nothing computed yet. Next forward step runs the forward pass, leaf nodes first.";
-    buttons.forward.disabled = step >= forward;
-    buttons.backward.disabled = step < forward || step >= total;
-    buttons.back.disabled = step === 0;
-    buttons.reset.disabled = step === 0 && !edited();
-    buttons.play.disabled = step >= total && !timer;
+    caption.textContent = tracing ? "Tracing your values in Python: the steps wait for the new trace. " +
+      "Reset cancels it." : text ?? "Nothing computed yet. Next forward step runs the forward pass, leaf nodes first.";
+    buttons.forward.disabled = Boolean(tracing) || step >= forward;
+    buttons.backward.disabled = Boolean(tracing) || step < forward || step >= total;
+    buttons.back.disabled = Boolean(tracing) || step === 0;
+    buttons.reset.disabled = !tracing && step === 0 && !edited();
+    buttons.play.disabled = Boolean(tracing) || (step >= total && !timer);
     if (focused && buttons[focused].disabled) {
       const next = NEXT_FOCUS[focused].find((name) => !buttons[name].disabled);
       if (next) buttons[next].focus();
@@ -189,13 +212,14 @@ export async function init(root) {
   buttons.back.addEventListener("click", () => { stop(); show(step - 1); });
   buttons.reset.addEventListener("click", () => {
     stop();
+    const cancelled = cancelTrace();
     edge = null;
-    if (edited()) { // back to the build's trace, figure and values
+    if (edited() || cancelled) { // back to the build's trace, figure and values
       data.presets[preset] = built.presets[preset];
       svgs[preset] = built.svgs[preset];
       rebind(null);
       leafInputs();
-      leafNote.textContent = "Back to the page's values.";
+      leafNote.textContent = cancelled ? "Tracing cancelled: back to the page's values." : "Back to the page's values.";
     }
     show(0);
   });

@@ -1,0 +1,119 @@
+"""A stepper never steps through a trace of other values (issue 24, item 5), in Debian's
+Chromium on the built site: while the reader's values are traced by Python, stepping waits
+(its buttons disabled, the caption says it is tracing); Reset or another preset cancels the
+trace, and its answer, when it comes, is dropped.
+
+Chapter 1's neuron, w1 = -2: before this, "Next forward step" pressed at once stepped
+through the page's trace (2 · (−3) = −6, the figure's w1 = −3, the field −2) while Python
+started, then went back to step 0 without a word."""
+
+import pytest
+
+from tests.test_widgets import stepper_view
+
+STEPS = ("Next forward step", "Next backward step", "Back one step", "Play")
+
+
+@pytest.fixture(scope="module")
+def chapter_1(browser, origin):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(origin + "/01-computational-graphs/")
+    yield page
+    context.close()
+
+
+def neuron(page):
+    widget = page.locator(".bv-stepper")
+    widget.wait_for(state="visible")
+    widget.get_by_role("button", name="the neuron").click()
+    return widget
+
+
+def enabled(widget):
+    return {name: widget.get_by_role("button", name=name, exact=True).is_enabled() for name in (*STEPS, "Reset")}
+
+
+def at_the_end(widget):
+    """Step through the whole trace; what the stepper shows then."""
+    for name in ("Next forward step", "Next backward step"):
+        button = widget.get_by_role("button", name=name, exact=True)
+        while button.is_enabled():
+            button.click()
+    return stepper_view(widget)
+
+
+def note(widget):
+    return widget.locator(".bv-widget__leaf-note").text_content()
+
+
+def keep_python_busy(page, seconds=3):
+    """Run chapter 1's first block, edited to sleep: a trace asked for now waits behind it, as
+    one asked for while Python starts does (the one Python runs one thing at a time)."""
+    page.evaluate("""async (seconds) => {
+        const block = document.querySelector('.bv-run').runState.blocks[0];
+        block.edit.click();
+        while (!block.editor) await new Promise((r) => setTimeout(r, 50));
+        block.editor.setCode(`import time\ntime.sleep(${seconds})`);
+        block.run.click();
+    }""", seconds)
+    page.wait_for_function("() => document.querySelector('.bv-run').runState.blocks[0].running")
+
+
+def press_run(widget, label, value):
+    widget.get_by_label(label, exact=True).fill(value)
+    widget.get_by_role("button", name="Run with these values").click()
+
+
+def test_stepping_waits_while_a_trace_is_on_its_way_then_shows_the_new_values(chapter_1):
+    page = chapter_1
+    widget = neuron(page)
+    page.evaluate("() => { document.querySelector('.bv-stepper').retraceMs = null; }")
+    press_run(widget, "w1", "-2")
+    state = enabled(widget)  # at once: Python is starting (or running the trace)
+    assert not any(state[name] for name in STEPS), state
+    assert state["Reset"], "Reset cancels the trace, so it stays enabled"
+    assert stepper_view(widget)["caption"].startswith("Tracing your values in Python: the steps wait")
+    page.wait_for_function("() => document.querySelector('.bv-stepper').retraceMs", timeout=120_000)
+    assert "w1 = -2" in note(widget)
+    assert enabled(widget)["Next forward step"]
+    view = stepper_view(widget)
+    assert view["status"].startswith("Step 0 of") and not view["caption"].startswith("Tracing")
+    widget.get_by_role("button", name="Reset").click()
+
+
+def test_reset_cancels_a_trace_on_its_way_and_its_answer_is_dropped(chapter_1):
+    page = chapter_1
+    widget = neuron(page)
+    before = at_the_end(widget)
+    widget.get_by_role("button", name="Reset").click()
+    keep_python_busy(page)
+    press_run(widget, "w1", "-5")
+    widget.get_by_role("button", name="Reset").click()
+    assert note(widget) == "Tracing cancelled: back to the page's values."
+    assert widget.get_by_label("w1", exact=True).input_value() != "-5"
+    assert enabled(widget)["Next forward step"]
+    # A second trace queues behind the cancelled one in the one Python: once it is drawn, the
+    # first one's answer has come and gone, and nothing of w1 = -5 was shown.
+    page.evaluate("() => { document.querySelector('.bv-stepper').retraceMs = null; }")
+    press_run(widget, "x2", "-1.5")
+    page.wait_for_function("() => document.querySelector('.bv-stepper').retraceMs", timeout=120_000)
+    assert "x2 = -1.5" in note(widget) and "w1 = -5" not in note(widget)
+    assert widget.get_by_label("w1", exact=True).input_value() != "-5"
+    assert at_the_end(widget)["fields"] != before["fields"]  # x2's trace, not the page's
+    widget.get_by_role("button", name="Reset").click()
+    assert at_the_end(widget)["fields"] == before["fields"]
+
+
+def test_another_preset_cancels_a_trace_on_its_way(chapter_1):
+    page = chapter_1
+    widget = neuron(page)
+    keep_python_busy(page)
+    press_run(widget, "w1", "-7")
+    presets = widget.locator(".bv-widget__presets button")
+    other = next(i for i in range(presets.count()) if presets.nth(i).get_attribute("aria-pressed") != "true")
+    presets.nth(other).click()
+    assert note(widget) == "Tracing cancelled."
+    assert enabled(widget)["Next forward step"]
+    presets.filter(has_text="the neuron").click()
+    assert widget.get_by_label("w1", exact=True).input_value() != "-7"
