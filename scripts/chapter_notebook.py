@@ -33,8 +33,11 @@ _PLACEHOLDER = re.compile(r"^[ \t]*\x00(\d+)\x00$")
 _DIRECTIVE = re.compile(r"^([ \t]*)<!--[ \t]*(quiz|exercise):[ \t]*(.*?)[ \t]*-->[ \t]*$", re.MULTILINE | re.DOTALL)
 # An inline link or image whose target is a page of the site: [text](04-engine.md#anchor)
 _PAGE_LINK = re.compile(r"(\]\()([^()\s:#]+\.(?:md|ipynb))(#[^()\s]*)?(\))")
-# The answer's code, run after the fold that shows it: JupyterLab and Notebook 7 show it folded
+# The answer's code, run after the fold that shows it: JupyterLab and Notebook 7 show it folded,
+# and it prints nothing (IPython's %%capture), as what it prints is the answer, which the fold
+# shows; it runs because the cells after it may use what it defines
 FOLDED = {"jupyter": {"source_hidden": True, "outputs_hidden": True}}
+QUIET = "%%capture\n# the answer's code, shown in the fold above with what it prints; run quietly here"
 ANSWER_TAG = "your-answer"  # the tag of a quiz's cell to answer in
 EXERCISE_MAGICS = "backprop_verified_exercises"  # scripts/notebook_exercises.py, in the engine's wheel
 
@@ -45,7 +48,7 @@ def chapter_notebook(document):
     Admonitions and tabs become bold titles over their dedented text; a fold
     (`??? kind "Title"`, an answer) becomes a Markdown cell `<details>` holding its text and
     its blocks as shown on the page, followed by those blocks as code cells that run,
-    folded (FOLDED). A quiz (`<!-- quiz: ... -->`) becomes a code cell to answer in,
+    folded and quiet (FOLDED, QUIET). A quiz (`<!-- quiz: ... -->`) becomes a code cell to answer in,
     named by the quiz's label(s); an exercise (`<!-- exercise: name -->`) its heading and
     instructions, its starter in a `%%exercise name` cell, a `%check_exercise name` cell,
     and its hints and solution folded; EXERCISE_MAGICS is loaded before the first one.
@@ -101,6 +104,7 @@ def chapter_notebook(document):
             for cell in made:
                 if cell.cell_type == "code":
                     cell.metadata.update(FOLDED)
+                    cell.source = f"{QUIET}\n{cell.source}"
                     fold[2].append(cell)
             continue
         _flush(prose, cells)

@@ -103,7 +103,7 @@ def test_the_training_page_downloads_as_the_notebook_that_ran(site_build, site, 
 def test_a_chapter_notebook_keeps_the_page_order_and_its_hidden_setup(tmp_path):
     from sybil import Document
 
-    from scripts.chapter_notebook import chapter_notebook
+    from scripts.chapter_notebook import QUIET, chapter_notebook
     FOLDED = {"source_hidden": True, "outputs_hidden": True}
     page = tmp_path / "page.md"
     page.write_text(
@@ -122,7 +122,7 @@ def test_a_chapter_notebook_keeps_the_page_order_and_its_hidden_setup(tmp_path):
     # the fold: its text and its block as the page shows them, folded; then the block runs, folded
     assert sources[4] == ("<details>\n<summary>Answer</summary>\n\nThree.\n\n\n```python\n>>> y\n3\n"
                           ">>> y * 2\n6\n```\n\n\nStill the answer.\n\n</details>")
-    assert sources[5:7] == ["y", "y * 2"]
+    assert sources[5:7] == [f"{QUIET}\ny", f"{QUIET}\ny * 2"]  # what they print is the answer
     assert [cells[i]["metadata"]["jupyter"] for i in (5, 6)] == [FOLDED, FOLDED]
     assert sources[7] == "After."
     assert [c["id"] for c in cells] == [f"cell-{i}" for i in range(1, 9)]
