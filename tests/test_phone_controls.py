@@ -23,9 +23,11 @@ TOO_SMALL = r"""() => {
     if (!r.width || !r.height || getComputedStyle(el).visibility === 'hidden') continue;
     if (el.closest('.md-sidebar, .md-search, .md-header__title, [hidden]')) continue;  // not on screen
     if (el.matches('.md-skip, a:has(> img)')) continue;
-    if (el.matches('a:not(.md-button)') && el.closest('p, li, td, th, dd, h1, h2, h3, h4, h5, h6, figcaption, .arithmatex, .md-copyright')) continue;
-    const name = `${el.parentElement.tagName.toLowerCase()} > ${el.tagName.toLowerCase()}.${[...el.classList].join(".")} "${(el.textContent || el.title
-      || el.getAttribute('aria-label') || '').trim().slice(0, 30)}"`;
+    const text = 'p, li, td, th, dd, h1, h2, h3, h4, h5, h6, figcaption, .arithmatex, .md-copyright';
+    if (el.matches('a:not(.md-button)') && el.closest(text)) continue;
+    const label = (el.textContent || el.title || el.getAttribute('aria-label') || '').trim().slice(0, 30);
+    const name = `${el.parentElement.tagName.toLowerCase()} > ${el.tagName.toLowerCase()}.` +
+      `${[...el.classList].join('.')} "${label}"`;
     if (el.matches('g.edge')) {  // its target is its hit line's stroke (graph.js), drawn at the SVG's scale
       const hit = el.querySelector('.bv-hit');
       const across = hit ? parseFloat(getComputedStyle(hit).strokeWidth) * hit.getScreenCTM().a : 0;

@@ -3,7 +3,7 @@
 // step, the edge they picked) and every number in it is a string the build wrote: this
 // script does no arithmetic.
 //
-// Edit leaf values: the preset's graph (exported by the build) and the reader's values go to
+// Edit leaf values (stepper-retrace.js, loaded on the first press): the preset's graph and the values go to
 // the reader's Python (python.js), where scripts/stepper_trace.py builds it again from
 // micrograd Values and replays it with micrograd.trace; Graphviz (viz.js) draws it with
 // draw_dot's ids. Reset brings back the build's trace and figure.
@@ -12,8 +12,6 @@ import { element } from "./dom.js";
 import { bindGraph, drawStep, edgeAt, remember, recall } from "./graph.js";
 
 const PLAY_MS = 900;
-const TIMEOUT_MS = 20000;
-const CHUNK = 9000; // characters of the replay's JSON per block (a block prints at most 10,000)
 const EDGE_HINT = "Click or focus an edge (an arrow into an operation) to read its local derivative.";
 
 // Where focus goes when the button that has it is disabled by the step it took: on to the
@@ -99,6 +97,7 @@ export async function init(root) {
     show(step); // the steps wait
     const started = performance.now();
     try {
+      const { retrace } = await import("./stepper-retrace.js");
       const answer = await retrace(built.presets[at], values, (text) => {
         if (tracing === mine) leafNote.textContent = text;
       });
@@ -123,30 +122,6 @@ export async function init(root) {
     return true;
   }
 
-  // The preset's graph with `values` through micrograd.trace in the reader's Python:
-  // {preset, svg, described} or {message} (a value refused, or Python could not run it).
-  async function retrace(p, values, onProgress) {
-    const { runBlocks } = await import("./python.js");
-    const { drawSVG } = await import("./viz.js");
-    const literal = (text) => JSON.stringify(text); // a JSON string is a Python string literal
-    const first = "from scripts.stepper_trace import live\n" +
-      `_bv_text, _bv_graph = live(${literal(JSON.stringify(p.graph))}, ${literal(JSON.stringify(values))})\n_bv_graph`;
-    const count = Math.ceil((3 * JSON.stringify(p).length) / CHUNK) + 1;
-    const blocks = [first, ...Array.from({ length: count }, (_, k) =>
-      `print(_bv_text[${k * CHUNK}:${(k + 1) * CHUNK}], end="")`)].map((source) =>
-      ({ line: 0, kind: "code", hidden: true, source, skip: null, when: null, figure: false }));
-    const answer = await runBlocks({ blocks: JSON.stringify({ blocks }), upto: blocks.length - 1,
-      timeoutMs: TIMEOUT_MS, onProgress });
-    if (answer.kind !== "result") return { message: answer.message };
-    const results = answer.report.results;
-    const failed = results.find((r) => r.status !== "ran");
-    if (failed) return { message: `Python could not trace it: ${failed.error || failed.status}` };
-    if (results[results.length - 1].output) return { message: "The trace is too large to show here." };
-    const reply = JSON.parse(results.slice(1).map((r) => r.output).join(""));
-    if (!reply.ok) return { message: reply.message };
-    const described = p.leaves.map((leaf) => `${leaf.label} = ${values[leaf.id].trim()}`).join(", ");
-    return { preset: reply.preset, svg: await drawSVG(results[0].dot), described };
-  }
 
   let view = null; // the bound SVG of the current preset
   const counts = () => {
