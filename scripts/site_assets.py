@@ -2,8 +2,9 @@
 and fonts (the math is rendered at build time), the minimal Pyodide runtime the reader's
 Python starts from on the first Run (no micropip, no packages), and Graphviz as WebAssembly
 (@viz-js/viz: one ES module with the wasm inside, 1.2 MB raw, 0.47 MB gzipped), which
-draws in the page what draw_dot gives in the reader's Python (docs/javascripts/viz.js loads
-it on the first redraw, never with the page).
+draws in the page what draw_dot gives in the reader's Python, and DOMPurify (dompurify's ES
+module, 82 KB raw, 21 KB gzipped), which cleans that drawing before it reaches the page
+(docs/javascripts/viz.js loads both on the first redraw, never with the page).
 
 The packages are pinned exactly in package.json and package-lock.json. Each is served under
 assets/<name>/<version>/, so a new pin is a new URL and no browser keeps a stale copy.
@@ -20,6 +21,7 @@ ASSETS = [
     ("pyodide", ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"],
      "assets/pyodide/{version}"),
     ("@viz-js/viz", ["dist/viz.js"], "assets/viz/{version}"),
+    ("dompurify", ["dist/purify.es.mjs"], "assets/dompurify/{version}"),
 ]
 
 
@@ -53,6 +55,12 @@ def pyodide_folder():
 def viz_module():
     """Where the site serves Viz's module, relative to the site's root: "assets/viz/<version>/dist/viz.js"."""
     return f"assets/viz/{package_version('@viz-js/viz')}/dist/viz.js"
+
+
+def sanitizer_module():
+    """Where the site serves DOMPurify's ES module, relative to the site's root:
+    "assets/dompurify/<version>/dist/purify.es.mjs"."""
+    return f"assets/dompurify/{package_version('dompurify')}/dist/purify.es.mjs"
 
 
 def pyodide_bytes():

@@ -28,13 +28,15 @@ def runtime_attributes(page_url, packed):
     """The attributes of a page's `.bv-python` element (HTML text), relative to the page at
     `page_url`: data-runtime (Pyodide's folder), data-runtime-bytes (the size of the files
     in it, for the first Run's progress line), data-python (the zip `packed`, bytes, with
-    its hash in the URL so no browser keeps a stale one) and data-viz (Graphviz's module,
-    which draws what draw_dot gives in the reader's Python: docs/javascripts/viz.js)."""
+    its hash in the URL so no browser keeps a stale one), data-viz (Graphviz's module,
+    which draws what draw_dot gives in the reader's Python: docs/javascripts/viz.js) and
+    data-sanitizer (DOMPurify's module, which cleans that drawing)."""
     runtime = get_relative_url(site_assets.pyodide_folder() + "pyodide.mjs", page_url).rsplit("/", 1)[0] + "/"
     python = get_relative_url(PYTHON_ZIP, page_url) + f"?v={hashlib.sha256(packed).hexdigest()[:12]}"
     return (f'data-runtime="{html.escape(runtime)}" data-runtime-bytes="{site_assets.pyodide_bytes()}" '
             f'data-python="{html.escape(python)}" '
-            f'data-viz="{html.escape(get_relative_url(site_assets.viz_module(), page_url))}"')
+            f'data-viz="{html.escape(get_relative_url(site_assets.viz_module(), page_url))}" '
+            f'data-sanitizer="{html.escape(get_relative_url(site_assets.sanitizer_module(), page_url))}"')
 
 
 def python_zip():

@@ -8,9 +8,14 @@
 //
 // Each is replaced where the browser defines it (Chromium keeps fetch on
 // WorkerGlobalScope.prototype, WebSocket on the worker's global itself), as a
-// property nothing can write or redefine again. This is the only module that
-// wraps fetch. A Content-Security-Policy header says the same where the host can
-// send one (README).
+// property nothing can write or redefine again. A URL is read once: its text (an
+// object's toString may answer differently each time) is checked and is what goes on.
+// What a check uses (URL, Request's url, Reflect.apply) is kept from before the reader's
+// code, which could redefine the shared ones. This is the only module that wraps fetch.
+// A Content-Security-Policy header says the same where the host can send one (README).
+
+const { apply } = Reflect;
+const getter = (type, name) => Object.getOwnPropertyDescriptor(type.prototype, name).get;
 
 const REFUSED = ["importScripts", "WebSocket", "WebSocketStream", "EventSource", "WebTransport", "Worker",
   "SharedWorker", "FontFace", "Notification", "eval", "caches"];
@@ -40,9 +45,12 @@ function refused(name) {
 /** Confine `scope` (a worker's global) to its own origin; returns the names it replaced. */
 export function confine(scope = self) {
   const { origin, href } = scope.location;
-  const ours = (url) => {
+  const { fetch, Request, URL, XMLHttpRequest } = scope;
+  const originOf = getter(URL, "origin");
+  const urlOf = getter(Request, "url");
+  const ours = (text) => { // text: a string, read from nothing the reader can change
     try {
-      return new URL(url, href).origin === origin;
+      return apply(originOf, new URL(text, href), []) === origin;
     } catch {
       return false;
     }
@@ -50,26 +58,27 @@ export function confine(scope = self) {
   const done = [];
   const put = (holder, name, value) => replace(holder, name, value) && done.push(name);
 
-  const { fetch, Request } = scope;
   put(scope, "fetch", function guardedFetch(input, init) {
     let request;
     try {
-      request = new Request(input, init); // the URL as fetch itself would resolve it
+      request = new Request(input, init); // reads input once, as fetch itself would
     } catch (error) {
       return Promise.reject(error);
     }
-    return ours(request.url) ? fetch.call(scope, request) : Promise.reject(refusal(`fetch(${request.url})`));
+    const url = apply(urlOf, request, []);
+    return ours(url) ? apply(fetch, scope, [request]) : Promise.reject(refusal(`fetch(${url})`));
   });
-  const { open } = scope.XMLHttpRequest.prototype;
-  put(scope.XMLHttpRequest.prototype, "open", function guardedOpen(method, url, ...rest) {
-    if (!ours(url)) throw refusal(`XMLHttpRequest to ${url}`);
-    return open.call(this, method, url, ...rest);
+  const { open } = XMLHttpRequest.prototype;
+  put(XMLHttpRequest.prototype, "open", function guardedOpen(method, url, ...rest) {
+    const text = `${url}`; // read once: the text checked is the text opened
+    if (!ours(text)) throw refusal(`XMLHttpRequest to ${text}`);
+    return apply(open, this, [method, text, ...rest]);
   });
   for (const name of ["setTimeout", "setInterval"]) {
     const timer = scope[name];
     put(scope, name, function guardedTimer(handler, ...rest) {
       if (typeof handler !== "function") throw refusal(`${name} with a string of code`);
-      return timer.call(scope, handler, ...rest);
+      return apply(timer, scope, [handler, ...rest]);
     });
   }
   for (const name of REFUSED) {

@@ -7,9 +7,14 @@
 // output, which sits right above the build's figure, and live-figure.css hides that figure
 // while the output holds a drawing (Reset or the next Run empties the output, and the build's
 // figure is back). An unedited block keeps the build's figure: it is the same drawing.
+//
+// Graphviz lays the graph out in a worker (viz.js), so the page answers meanwhile; the note
+// says it is drawing and offers Stop, and a layout past viz.js's time limit ends with a message
+// saying so. The drawing comes back cleaned of anything active (viz.js) and its ids get this
+// block's prefix, so none is the page's.
 
 import { element, loadStylesheet } from "./dom.js";
-import { drawSVG } from "./viz.js";
+import { LayoutStopped, drawSVG } from "./viz.js";
 
 const here = import.meta.url;
 
@@ -21,10 +26,18 @@ export async function showFigure(state, mine) {
   // navigation from the playground), the drawing can come first and show above the build's
   // figure until the stylesheet that hides that one arrives
   const styled = loadStylesheet(new URL("../stylesheets/live-figure.css", here).href);
-  note.textContent = "Drawing your figure with Graphviz…";
+  const controller = new AbortController();
+  const stop = element("button", { type: "button", class: "md-button bv-run-figure-stop", text: "Stop",
+    "aria-label": "Stop drawing the figure" });
+  stop.addEventListener("click", () => controller.abort());
+  note.append("Drawing your figure with Graphviz… ", stop);
   output.append(note);
+  // Reset or a newer Run empties the output: a drawing nobody will see is stopped
+  const gone = new MutationObserver(() => { if (!output.contains(note)) controller.abort(); });
+  gone.observe(output, { childList: true });
   try {
-    const svg = new DOMParser().parseFromString(await drawSVG(mine.dot), "image/svg+xml").documentElement;
+    const drawn = await drawSVG(mine.dot, { signal: controller.signal });
+    const svg = new DOMParser().parseFromString(drawn, "image/svg+xml").documentElement;
     svg.querySelectorAll("[id]").forEach((el) => { // draw_dot's ids, kept in data-id, unique on the page
       el.dataset.id = el.id;
       el.id = `bv-live-${state.n}-${el.id}`;
@@ -42,7 +55,17 @@ export async function showFigure(state, mine) {
       : "The graph your block's last line gives, drawn in your browser by Graphviz.";
     output.append(element("figure", { class: "bv-run-figure" }, svg));
   } catch (error) {
-    note.textContent = `Your figure could not be drawn (${error.message ?? error})` +
-      (mine.figure ? ": the figure below shows the page's code." : ".");
+    if (!output.contains(note)) return;
+    const focused = document.activeElement === stop;
+    note.textContent = error instanceof LayoutStopped
+      ? `Your figure was not drawn. ${error.message}${mine.figure ? " The figure below shows the page's code." : ""}`
+      : `Your figure could not be drawn (${error.message ?? error})` +
+        (mine.figure ? ": the figure below shows the page's code." : ".");
+    if (focused) { // Stop has gone with the text it sat in: the focus goes to what replaced it
+      note.setAttribute("tabindex", "-1");
+      note.focus();
+    }
+  } finally {
+    gone.disconnect();
   }
 }

@@ -1,31 +1,144 @@
-// Graphviz in the page: draws the DOT source that draw_dot gave in the reader's Python.
+// Graphviz for the page: draws the DOT source that draw_dot (or any Graphviz graph) gave in the
+// reader's Python, off the main thread, and hands back an SVG with nothing active in it.
 //
 // Graphviz is the npm package @viz-js/viz (pinned in package.json), served by the site from
 // assets/viz/<version>/ (scripts/site_assets.py): one ES module with Graphviz's WebAssembly
-// inside, 1.2 MB raw, 0.47 MB compressed. It loads on the first redraw (an edited block that
-// ends in draw_dot, or the playground), never with a page; the page's `.bv-python` element
-// names its address (data-viz). Nodes and edges keep the ids draw_dot gave them (n0, n2op,
-// n0-n2-0...), the same as in the figures Graphviz drew when the site was built.
+// inside, 1.2 MB raw, 0.47 MB compressed. It runs in a module Web Worker of its own
+// (viz-worker.js), started on the first drawing (an edited block that ends in a graph, the
+// playground, a stepper's new values), never with a page, so a layout never freezes the page.
+// A layout has a time limit (TIME_LIMIT_MS) and can be stopped (options.signal): either ends the
+// worker, and the next drawing starts a new one.
+//
+// What Graphviz draws comes from the reader, who can give a node URL="javascript:…", an
+// image, a stylesheet, an id or class of the page's: the SVG is cleaned by DOMPurify (npm
+// dompurify, pinned; assets/dompurify/<version>/, loaded with the first drawing) with its SVG
+// profile and no links, images, styles or event handlers; only Graphviz's own classes stay.
+// Nodes and edges keep the ids draw_dot gave them (n0, n2op, n0-n2-0...), the same as in the
+// figures Graphviz drew when the site was built: the callers bind by them and prefix them
+// (graph.js, live-figure.js), so no id of the page is taken. The page's `.bv-python` element
+// names both modules (data-viz, data-sanitizer).
 
-let viz = null;
+export const TIME_LIMIT_MS = 10_000;
 
-/** Resolves to Viz, loaded once per page. */
-export function loadViz() {
-  viz ??= (async () => {
-    const address = document.querySelector(".bv-python")?.dataset.viz;
-    if (!address) throw new Error("this page names no Graphviz (.bv-python data-viz)");
-    const { instance } = await import(new URL(address, location.href).href);
-    return instance();
+/** A layout that did not finish: stopped by the reader or by the time limit (message says which). */
+export class LayoutStopped extends Error {}
+
+const CLEAN = {
+  USE_PROFILES: { svg: true },
+  // anything that links, loads, styles or animates: Graphviz's drawing needs none of it
+  FORBID_TAGS: ["a", "image", "style", "pattern", "filter", "mask", "mpath", "tref", "altglyph", "glyphref",
+    "animatecolor", "animatemotion", "animatetransform", "switch", "view", "font", "symbol"],
+  FORBID_ATTR: ["href", "xlink:href", "style", "tabindex"],
+  RETURN_DOM_FRAGMENT: true,
+};
+const CLASSES = new Set(["graph", "node", "edge", "cluster"]); // Graphviz's own; the page's CSS reads them
+const LOCAL_URL = /^url\(#[\w.:-]*\)$/; // a gradient of the drawing itself: fill="url(#l_0)"
+
+const address = (name) => {
+  const value = document.querySelector(".bv-python")?.dataset[name];
+  if (!value) throw new Error(`this page names no ${name} module (.bv-python data-${name})`);
+  return new URL(value, location.href).href;
+};
+
+let sanitizer = null;
+
+/** Resolves to a DOMPurify of its own, set up for Graphviz's SVG; loaded once per page. */
+function loadSanitizer() {
+  sanitizer ??= (async () => {
+    const { default: DOMPurify } = await import(address("sanitizer"));
+    const purify = DOMPurify(window);
+    purify.addHook("uponSanitizeAttribute", (node, data) => {
+      if (data.attrName === "class") {
+        data.attrValue = data.attrValue.split(/\s+/).filter((name) => CLASSES.has(name)).join(" ");
+        data.keepAttr = data.attrValue !== "";
+      } else if (/\\|url\s*\(/i.test(data.attrValue) && !LOCAL_URL.test(data.attrValue.trim())) {
+        data.keepAttr = false; // a CSS url() (or an escape that could spell one) loads from anywhere
+      }
+    });
+    return purify;
   })();
-  viz.catch(() => { viz = null; }); // a failed load (offline, say) is tried again next time
-  return viz;
+  sanitizer.catch(() => { sanitizer = null; }); // a failed load (offline, say) is tried again next time
+  return sanitizer;
 }
 
-/** SVG text of `dot`, drawn by Graphviz's dot layout. Throws with Graphviz's own message. */
-export async function drawSVG(dot) {
-  const result = (await loadViz()).render(dot, { format: "svg", engine: "dot" });
-  if (result.status !== "success") {
-    throw new Error(result.errors.map((e) => e.message).join(" ") || "Graphviz could not draw this graph");
-  }
-  return result.output;
+/** `svgText` (Graphviz's) parsed as SVG and cleaned: the <svg> element's text. */
+function clean(purify, svgText) {
+  const parsed = new DOMParser().parseFromString(svgText, "image/svg+xml").documentElement;
+  if (parsed.localName !== "svg") throw new Error("Graphviz's drawing could not be read");
+  const svg = purify.sanitize(parsed, CLEAN).firstElementChild;
+  if (svg?.localName !== "svg") throw new Error("nothing of Graphviz's drawing was left to show");
+  return new XMLSerializer().serializeToString(svg);
+}
+
+let worker = null; // Graphviz's worker, started on the first drawing
+let queue = Promise.resolve(); // each drawing waits for the one before: a worker lays out one graph at a time
+let count = 0;
+
+const STOPPED = "Stopped: you pressed Stop before Graphviz had laid out this graph.";
+const tooLong = (limitMs) => `Stopped after ${limitMs / 1000} s: Graphviz was still laying out this graph, ` +
+  "which is too large to draw in the page. A smaller graph draws; so does this one with Graphviz on your " +
+  "own machine.";
+
+/** Lay `dot` out in the worker: resolves to Graphviz's SVG text. See drawSVG for the options. */
+function layout(dot, signal, limitMs) {
+  const before = queue;
+  let release = null;
+  queue = new Promise((resolve) => { release = resolve; });
+  return new Promise((resolve, reject) => {
+    let kill = null; // ends the worker, once it has this drawing
+    let done = false;
+    const finish = (settle, value) => {
+      if (done) return;
+      done = true;
+      signal?.removeEventListener("abort", onAbort);
+      release();
+      settle(value);
+    };
+    const onAbort = () => (kill ? kill(new LayoutStopped(STOPPED)) : finish(reject, new LayoutStopped(STOPPED)));
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
+    before.then(() => {
+      if (done) return release(); // stopped while it waited its turn
+      worker ??= new Worker(new URL("./viz-worker.js", import.meta.url), { type: "module", name: "graphviz" });
+      const mine = worker;
+      const id = ++count;
+      let timer = null;
+      const end = (settle, value) => {
+        clearTimeout(timer);
+        mine.removeEventListener("message", onMessage);
+        mine.removeEventListener("error", onError);
+        finish(settle, value);
+      };
+      kill = (error) => {
+        mine.terminate(); // a layout cannot be interrupted from inside: the worker goes
+        if (worker === mine) worker = null;
+        end(reject, error);
+      };
+      const onMessage = ({ data }) => {
+        if (data.id !== id) return;
+        if (data.type === "started") timer = setTimeout(() => kill(new LayoutStopped(tooLong(limitMs))), limitMs);
+        else if (data.type === "svg") end(resolve, data.svg);
+        else end(reject, new Error(data.message));
+      };
+      const onError = (event) => kill(new Error(`Graphviz's worker failed${event.message ? `: ${event.message}` : ""}`));
+      mine.addEventListener("message", onMessage);
+      mine.addEventListener("error", onError);
+      try {
+        mine.postMessage({ id, dot, module: address("viz") });
+      } catch (error) {
+        end(reject, error);
+      }
+    });
+  });
+}
+
+/**
+ * SVG text of `dot`, laid out by Graphviz's dot layout in its worker and cleaned (see above).
+ * options.signal: an AbortSignal; aborting it stops the drawing. options.limitMs: the time
+ * the layout may take (TIME_LIMIT_MS). Throws LayoutStopped when stopped or out of time, an
+ * Error with Graphviz's own message when it cannot draw the graph.
+ */
+export async function drawSVG(dot, { signal, limitMs = TIME_LIMIT_MS } = {}) {
+  const [svg, purify] = await Promise.all([layout(dot, signal, limitMs), loadSanitizer()]);
+  return clean(purify, svg);
 }

@@ -1,5 +1,6 @@
 """MkDocs hook: front-end files from node_modules/, served by the site itself (no CDN):
-KaTeX's stylesheet and fonts, and the Pyodide runtime (scripts/site_assets.py says which)."""
+KaTeX's stylesheet and fonts, the Pyodide runtime, Graphviz and DOMPurify (scripts/site_assets.py
+says which)."""
 
 import sys
 from pathlib import Path

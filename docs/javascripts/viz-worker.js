@@ -1,0 +1,29 @@
+// Graphviz off the page's main thread: a module Web Worker of its own that lays out the DOT
+// source viz.js sends and answers with Graphviz's SVG text. viz.js ends this worker
+// (worker.terminate()) when the reader presses Stop or a layout runs past its time limit, and
+// starts a new one for the next drawing: a layout cannot be interrupted from inside.
+//
+// Messages in:  {id, dot, module}   module: the address of @viz-js/viz's ES module (viz.js)
+// Messages out: {id, type: "started"}              Graphviz is loaded; the layout starts now
+//               {id, type: "svg", svg}             the SVG text
+//               {id, type: "error", message}       Graphviz's own message, or why it did not load
+
+let viz = null; // Promise of Viz, loaded once per worker
+
+self.addEventListener("message", async ({ data: { id, dot, module } }) => {
+  try {
+    viz ??= import(module).then(({ instance }) => instance());
+    const graphviz = await viz;
+    self.postMessage({ id, type: "started" });
+    const result = graphviz.render(dot, { format: "svg", engine: "dot" });
+    if (result.status === "success") {
+      self.postMessage({ id, type: "svg", svg: result.output });
+    } else {
+      const message = result.errors.map((e) => e.message).join(" ") || "Graphviz could not draw this graph";
+      self.postMessage({ id, type: "error", message });
+    }
+  } catch (error) {
+    viz = null; // a failed load (offline, say) is tried again on the next message
+    self.postMessage({ id, type: "error", message: String(error.message ?? error) });
+  }
+});

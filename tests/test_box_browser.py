@@ -1,0 +1,387 @@
+"""The reader's box, closed (issue 25, items 1, 2 and 4), in Debian's Chromium on the built site.
+
+1. A URL is read once: the issue's XMLHttpRequest whose URL object reads "/x" to the guard and
+   another host to the browser, the same through a Python object's __str__, and the guard's own
+   tools redefined by the reader (Request's url getter, the URL class): nothing reaches the
+   other host.
+2. A graph from the reader's Python reaches the page inert: a node with URL="javascript:…",
+   an image, a stylesheet, the page's class and id are drawn without any link, image, style,
+   handler, foreign class or unprefixed id, and a click on the node runs nothing.
+4. Graphviz lays the reader's graph out in a worker of its own: while a 200-node, 1,500-edge
+   graph is laid out the page answers a click and its timers within 100 ms; Stop ends the
+   layout at once and the time limit on its own, each with a message; the next graph draws.
+
+Every request the page and its workers make is recorded (tests/helpers.py: recorded, foreign);
+`elsewhere`, a second HTTP server on 127.0.0.1 that answers anything, must receive nothing.
+"""
+
+import functools
+import gzip
+import http.server
+import re
+import threading
+import time
+import types
+import urllib.request
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from scripts import ROOT
+from tests.helpers import foreign, recorded
+
+RUN = "document.querySelector('.bv-run').runState"
+FIGURE = f"n => {RUN}.blocks[n].output.querySelector('.bv-run-figure svg')"
+NOTE = f"n => {RUN}.blocks[n].output.querySelector('.bv-run-note')?.textContent ?? ''"
+measured = {}  # numbers for the report (pytest -s prints them)
+
+
+@pytest.fixture(scope="module")
+def elsewhere():
+    """Another origin on 127.0.0.1 that answers anything, CORS open, and records every request."""
+    seen = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def answer(self):
+            seen.append(f"{self.command} {self.path}")
+            self.send_response(200)
+            self.send_header("Access-Control-Allow-Origin", "*")
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"ok")
+
+        do_GET = do_POST = do_OPTIONS = answer
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    urllib.request.urlopen(f"{url}/probe").read()  # it answers
+    assert seen == ["GET /probe"]
+    seen.clear()
+    yield types.SimpleNamespace(url=url, seen=seen)
+    server.shutdown()
+    server.server_close()
+
+
+def open_chapter(browser, origin):
+    """Chapter 4, recorded, with the index of its first code block (not a doctest) on screen."""
+    page = recorded(browser.new_page(viewport={"width": 1280, "height": 900}))
+    page.goto(f"{origin}/04-engine/", wait_until="load")
+    page.wait_for_function(f"() => {RUN}")
+    page.block = page.evaluate(f"""() => {RUN}.blocks.findIndex(b =>
+        !b.code.closest('details:not([open])') && !b.code.textContent.trim().startsWith('>>>'))""")
+    assert page.block >= 0
+    page.origin = origin
+    return page
+
+
+@pytest.fixture(scope="module")
+def box(browser, origin):
+    page = open_chapter(browser, origin)
+    page.at_load = list(page.requests)
+    yield page
+    page.close()
+    print("\n".join(["", "measured:"] + [f"  {key}: {value}" for key, value in measured.items()]))
+
+
+def run_code(page, code, timeout=90_000):
+    """Put `code` in the page's block (page.block) and Run it; returns the block's result."""
+    n = page.block
+    page.evaluate(f"n => {RUN}.blocks[n].edit.click()", n)
+    page.wait_for_function(f"n => {RUN}.blocks[n].editor", arg=n)
+    page.evaluate(f"([n, code]) => {RUN}.blocks[n].editor.setCode(code)", [n, code])
+    page.evaluate(f"n => {{ {RUN}.blocks[n].result = null; }}", n)
+    page.locator(".bv-run-bar").nth(n).locator(".bv-run-run").click()
+    page.wait_for_function(f"n => !{RUN}.blocks[n].running && {RUN}.blocks[n].result", arg=n, timeout=timeout)
+    return page.evaluate(f"n => {RUN}.blocks[n].result", n)
+
+
+def printed(page):
+    """What the page's block printed, as {first words: last word} per line."""
+    text = page.evaluate(f"n => {RUN}.blocks[n].output.querySelector('pre code')?.textContent ?? ''", page.block)
+    return dict(line.rsplit(" ", 1) for line in text.splitlines() if " " in line)
+
+
+# --- 1. A URL is read once ---------------------------------------------------------------
+
+ONE_READING = '''\
+import js
+from pyodide.ffi import create_proxy, to_js
+url = "{url}"
+plain = js.Object.fromEntries
+quiet = create_proxy(lambda *_: None)
+def changing(path):
+    """A JavaScript object whose text is this site's /x when first read, the other host's after."""
+    reads = [0]
+    def text(*_):
+        reads[0] += 1
+        return "/x" if reads[0] == 1 else url + path
+    o = js.Object.new()
+    o.toString = create_proxy(text)
+    return o
+class Changing:
+    """A Python object that does the same through __str__."""
+    def __init__(self, path):
+        self.path, self.reads = path, 0
+    def __str__(self):
+        self.reads += 1
+        return "/x" if self.reads == 1 else url + self.path
+def xhr(target):
+    request = js.XMLHttpRequest.new()
+    request.open("GET", target, False)
+    request.send()
+    return request.status
+def attempt(name, how):
+    try:
+        print(name, how())
+    except Exception:
+        print(name, "refused")
+attempt("xhr, a JavaScript object", lambda: xhr(changing("/xhr-js")))
+attempt("xhr, a Python object", lambda: xhr(Changing("/xhr-py")))
+attempt("fetch, a JavaScript object", lambda: js.fetch(changing("/fetch-js")).then(quiet, quiet) and "sent")
+attempt("fetch, a Python object", lambda: js.fetch(Changing("/fetch-py")).then(quiet, quiet) and "sent")
+attempt("fetch, a Request", lambda: js.fetch(js.Request.new(changing("/request"))).then(quiet, quiet) and "sent")
+# the guard's own tools, redefined by the reader: Request's url getter, the URL class
+saved = js.Object.getOwnPropertyDescriptor(js.Request.prototype, "url")
+lie = to_js({{"get": create_proxy(lambda *_: "/x"), "configurable": True}}, dict_converter=plain)
+js.Object.defineProperty(js.Request.prototype, "url", lie)
+attempt("fetch, Request's url redefined", lambda: js.fetch(url + "/getter").then(quiet, quiet) and "sent")
+js.Object.defineProperty(js.Request.prototype, "url", saved)
+real = js.URL
+ours = to_js({{"origin": js.location.origin}}, dict_converter=plain)
+js.URL = js.Proxy.new(real, to_js({{"construct": create_proxy(lambda *_: ours)}}, dict_converter=plain))
+attempt("xhr, URL replaced", lambda: xhr(url + "/url-class"))
+js.URL = real
+'''
+
+FROM_AN_EXERCISE = '''\
+import js
+from pyodide.ffi import create_proxy
+n = {{"i": 0}}
+def text(*a):
+    n["i"] += 1
+    return "/x" if n["i"] == 1 else "{url}/from-exercise"
+o = js.Object.new(); o.toString = create_proxy(text)
+x = js.XMLHttpRequest.new(); x.open("GET", o, False); x.send()
+'''
+
+
+def test_a_url_is_read_once_so_a_changing_one_reaches_only_the_site(box, elsewhere):
+    """Issue 25, item 1: the guard read a URL's text and the browser read it again."""
+    result = run_code(box, ONE_READING.format(url=elsewhere.url))
+    assert result["kind"] == "result", result
+    lines = printed(box)
+    # the text the guard checked ("/x", this site's: 404 here) is the text the browser opened
+    assert lines.get("xhr, a JavaScript object") == "404", lines
+    assert lines.get("xhr, a Python object") == "404", lines
+    assert lines.get("xhr, URL replaced") == "refused", lines
+    # an exercise, as the issue's reader tried it
+    exercise = box.locator('.exercise[data-exercise="backward"]')
+    exercise.scroll_into_view_if_needed()
+    exercise.locator(".cm-editor").wait_for()
+    box.evaluate("code => document.querySelector('.exercise[data-exercise=\"backward\"]')"
+                 ".exerciseState.editor.setCode(code)", FROM_AN_EXERCISE.format(url=elsewhere.url))
+    exercise.locator(".exercise-run").click()
+    box.wait_for_function("() => !document.querySelector('.exercise[data-exercise=\"backward\"]')"
+                          ".classList.contains('is-running')", timeout=60_000)
+    time.sleep(0.5)  # the fetches' promises have settled
+    assert elsewhere.seen == []
+    assert foreign(box, box.origin) == []
+
+
+# --- 2. Nothing active from the reader's graphs ------------------------------------------
+
+ACTIVE = '''\
+import graphviz
+url = "{url}"
+g = graphviz.Digraph(graph_attr={{"stylesheet": url + "/sheet.css", "id": "md-header"}})
+g.node("a", "click me", URL="javascript:document.title='owned';localStorage.setItem('bv-owned','1');"
+       "fetch('" + url + "/javascript')", id="md-header", tooltip="tip", target="_top",
+       **{{"class": "md-header md-typeset"}})
+g.node("b", "b", href=url + "/href", image=url + "/image.png", fontname="x\\\\75rl(" + url + "/font)")
+g.edge("a", "b", URL=url + "/edge", labelURL="javascript:alert(1)", label="e")
+g
+'''
+GRAPHVIZ_CLASSES = {"graph", "node", "edge", "cluster"}
+SMALL = 'import graphviz\ng = graphviz.Digraph()\ng.edge("a", "b")\ng\n'
+
+
+def test_a_graph_from_the_readers_python_is_drawn_with_nothing_active(box, elsewhere):
+    """Issue 25, item 2: a node's URL="javascript:…" was drawn as a live link in the page."""
+    n = box.block
+    title = box.title()
+    result = run_code(box, ACTIVE.format(url=elsewhere.url))
+    assert result["kind"] == "result", result
+    box.wait_for_function(FIGURE, arg=n, timeout=60_000)
+    drawn = box.evaluate(f"""n => {{
+        const svg = ({FIGURE})(n);
+        const all = [svg, ...svg.querySelectorAll('*')];
+        return {{ tags: [...new Set(all.map(e => e.localName))],
+                  attributes: all.flatMap(e => [...e.attributes].map(a => [a.name, a.value])),
+                  texts: [...svg.querySelectorAll('text')].map(t => t.textContent) }};
+    }}""", n)
+    assert "click me" in drawn["texts"] and "e" in drawn["texts"], drawn["texts"]  # still the reader's graph
+    assert not {"a", "image", "style", "use", "script", "foreignObject"} & set(drawn["tags"]), drawn["tags"]
+    names = [name for name, _ in drawn["attributes"]]
+    assert not [name for name in names if name.endswith("href") or name.startswith("on")], names
+    values = [value for _, value in drawn["attributes"]]
+    assert not [v for v in values if re.search(r"javascript:|https?:(?!//www\.w3\.org/)|url\((?!#)|\\", v)], values
+    classes = {c for name, value in drawn["attributes"] if name == "class" for c in value.split()}
+    assert classes <= GRAPHVIZ_CLASSES, classes
+    ids = [value for name, value in drawn["attributes"] if name == "id"]
+    assert ids and all(i.startswith(f"bv-live-{n + 1}-") for i in ids), ids
+    box.locator(".bv-run-figure text", has_text="click me").click()
+    time.sleep(0.5)
+    assert box.title() == title
+    assert box.evaluate("() => localStorage.getItem('bv-owned')") is None
+    assert elsewhere.seen == []
+    assert foreign(box, box.origin) == []
+
+
+# --- What it costs, and the README's Content-Security-Policy --------------------------------
+
+def test_the_sanitizer_and_the_worker_load_with_the_first_drawing_only_and_are_small(box, site):
+    run_code(box, SMALL)
+    box.wait_for_function(FIGURE, arg=box.block, timeout=60_000)
+    at_load = [url for url in box.at_load if re.search(r"/assets/dompurify/|viz-worker\.js", url)]
+    assert at_load == []
+    loaded = [url for url in box.requests if re.search(r"/assets/dompurify/|viz-worker\.js", url)]
+    assert any("/assets/dompurify/" in url for url in loaded) and any("viz-worker.js" in url for url in loaded)
+    files = {"DOMPurify": next((site / "assets" / "dompurify").glob("*/dist/purify.es.mjs")),
+             "viz-worker.js": site / "javascripts" / "viz-worker.js", "viz.js": site / "javascripts" / "viz.js"}
+    sizes = {name: (len(path.read_bytes()), len(gzip.compress(path.read_bytes(), 9))) for name, path in files.items()}
+    for name, size in sizes.items():
+        measured[f"{name} (bytes raw, gzipped)"] = size
+    assert sum(gz for _, gz in sizes.values()) < 30_000, sizes
+
+
+def readme_csp():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    return re.search(r"^Content-Security-Policy: (.+)$", readme, re.M).group(1)
+
+
+def test_a_graph_draws_in_its_worker_under_the_readmes_content_security_policy(browser, site):
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def end_headers(self):
+            self.send_header("Content-Security-Policy", readme_csp())
+            super().end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    page = open_chapter(browser, f"http://127.0.0.1:{server.server_address[1]}")
+    messages = []
+    page.on("console", lambda message: messages.append(message.text))
+    try:
+        page.evaluate("() => { window.violations = []; document.addEventListener('securitypolicyviolation', "
+                      "e => window.violations.push(`${e.violatedDirective} ${e.blockedURI}`)); }")
+        run_code(page, SMALL)
+        page.wait_for_function(FIGURE, arg=page.block, timeout=60_000)
+        violations = page.evaluate("window.violations")
+    finally:
+        page.close()
+        server.shutdown()
+        server.server_close()
+    assert violations == [] and not [m for m in messages if "Content Security Policy" in m], messages
+
+
+# --- 4. Graphviz off the main thread ---------------------------------------------------
+
+LARGE = '''\
+import graphviz, random
+rng = random.Random(25)
+g = graphviz.Digraph()
+for i in range(200):
+    g.node(f"n{i}")
+for _ in range(1500):
+    g.edge(f"n{rng.randrange(200)}", f"n{rng.randrange(200)}")
+g
+'''
+# Records the page's long tasks (main-thread work of 50 ms or more: what Graphviz on the main
+# thread is), the longest wait of a 10 ms timer (which a busy machine stretches as well), and
+# how long a click waited for its handler.
+PROBE = """() => {
+    clearInterval(window.bvProbe);
+    window.bvObserver?.disconnect();
+    window.bvLong = [0];
+    window.bvObserver = new PerformanceObserver((list) => bvLong.push(...list.getEntries().map(e => e.duration)));
+    bvObserver.observe({ type: 'longtask' });
+    window.bvGaps = [0];
+    let last = performance.now();
+    window.bvProbe = setInterval(() => { const now = performance.now(); bvGaps.push(now - last); last = now; }, 10);
+    let button = document.getElementById('bv-probe');
+    if (!button) {
+        button = Object.assign(document.createElement('button'), { id: 'bv-probe', textContent: 'probe' });
+        button.style.cssText = 'position: fixed; top: 80px; left: 10px; z-index: 100';
+        button.addEventListener('click', (event) => { window.bvClick = performance.now() - event.timeStamp; });
+        document.body.append(button);
+    }
+    window.bvClick = null;
+    return true;
+}"""
+
+
+def answering(page, seconds):
+    """Watch the page for `seconds`: (longest task, longest timer wait, click wait) in ms. Fails if it froze.
+    Called once the figure's note says it is drawing, after the page has shown the Run's output."""
+    time.sleep(0.3)  # the Run's output laid out in the page: its own work, not Graphviz's
+    try:  # each step with a time limit: a frozen page answers no evaluate
+        page.wait_for_function(PROBE, timeout=5_000)
+        time.sleep(seconds)
+        page.click("#bv-probe", timeout=5_000)
+        return page.wait_for_function("() => window.bvClick !== null && "
+                                      "[Math.max(...bvLong), Math.max(...bvGaps), bvClick]", timeout=5_000).json_value()
+    except PlaywrightTimeout:
+        pytest.fail("the page did not answer for 5 s while Graphviz laid the graph out")
+
+
+def test_a_large_graph_is_laid_out_off_the_main_thread_and_stop_ends_it(box):
+    """Issue 25, item 4: a 200-node, 1,500-edge graph froze the page for minutes."""
+    n = box.block
+    result = run_code(box, LARGE)
+    assert result["kind"] == "result", result
+    box.wait_for_function(f"n => ({NOTE})(n).startsWith('Drawing your figure')", arg=n)
+    longest, timer, click = answering(box, 3)
+    measured["while laying out: longest task, longest 10 ms timer wait, click wait (ms)"] = (
+        round(longest), round(timer), round(click))
+    assert box.evaluate(NOTE, n).startswith("Drawing your figure"), "still laying out: the page was watched meanwhile"
+    assert longest < 100 and click < 100, (longest, timer, click)
+    stop = box.get_by_role("button", name="Stop drawing the figure")
+    start = time.perf_counter()
+    stop.click()
+    box.wait_for_function(f"n => ({NOTE})(n).startsWith('Your figure was not drawn')", arg=n, timeout=5_000)
+    measured["Stop to its message (s)"] = round(time.perf_counter() - start, 2)
+    assert box.evaluate(NOTE, n) == ("Your figure was not drawn. Stopped: you pressed Stop before Graphviz had "
+                                     "laid out this graph.")
+    assert box.evaluate("() => document.activeElement.classList.contains('bv-run-note')"), "focus kept near"
+    assert not box.evaluate(FIGURE, n)
+
+
+def test_the_time_limit_ends_a_layout_with_a_message_and_the_next_graph_draws(box):
+    n = box.block
+    limit = box.evaluate("async () => (await import(new URL('../javascripts/viz.js', location.href).href))"
+                         ".TIME_LIMIT_MS")
+    assert 1_000 <= limit <= 30_000, limit
+    run_code(box, LARGE)
+    start = time.perf_counter()
+    box.wait_for_function(f"n => ({NOTE})(n).startsWith('Drawing your figure')", arg=n)
+    longest, timer, click = answering(box, 2)
+    assert longest < 100 and click < 100, (longest, timer, click)
+    box.wait_for_function(f"n => ({NOTE})(n).startsWith('Your figure was not drawn')", arg=n,
+                          timeout=limit + 30_000)
+    seconds = time.perf_counter() - start
+    assert seconds >= limit / 1000 - 0.5, seconds
+    assert box.evaluate(NOTE, n) == (
+        f"Your figure was not drawn. Stopped after {limit // 1000} s: Graphviz was still laying out this graph, "
+        "which is too large to draw in the page. A smaller graph draws; so does this one with Graphviz on your "
+        "own machine.")
+    run_code(box, SMALL)
+    box.wait_for_function(FIGURE, arg=n, timeout=60_000)  # a new worker draws the next graph
+    assert box.evaluate(f"n => [...({FIGURE})(n).querySelectorAll('g.node')].map(g => g.dataset.id)", n) == [
+        "node1", "node2"]
