@@ -20,9 +20,12 @@
 // Reset puts the starter back and offers Undo.
 //
 // Progress (progress.js): a Run whose every test passed dispatches a "bv-check" event.
-// The reader's code runs in the same Python as the tests, so a pass is the reader's own
-// claim (their code could make the tests pass without solving the exercise); that is
-// fine for a progress display in their own browser, and it is all it is used for.
+// The tests run in a Python where none of the reader's earlier code ran (python.js gives
+// each exercise's Run a worker of its own), so no chapter block or earlier Run can change
+// the verdict. The code of this Run runs in the same Python as its tests, so a pass is
+// still the reader's own claim (their code could make the tests pass without solving the
+// exercise); that is fine for a progress display in their own browser, and it is all it is
+// used for.
 
 import { element, loadStylesheet } from "./dom.js";
 import { MOD, loadEditor as editorLoader } from "./editor-loader.js";
@@ -180,22 +183,23 @@ async function runTests(state) {
 function show(state, result) {
   const { report, status } = state;
   report.replaceChildren();
+  const restarted = result.restarted ? `${result.restarted} ` : ""; // python.js: why Python started again
   if (result.kind === "timeout" || result.kind === "stopped") {
-    status.textContent = "";
+    status.textContent = restarted;
     report.append(element("p", { class: "exercise-summary exercise-fail", text: result.message }));
     return;
   }
   if (result.kind === "error") {
-    status.textContent = "";
+    status.textContent = restarted;
     report.append(element("p", { class: "exercise-summary exercise-fail", text: result.message }));
     return;
   }
   const { results, output, note } = result.report;
   const passed = results.filter((r) => r.passed).length;
   const seconds = (ms) => `${(ms / 1000).toFixed(ms < 1000 ? 2 : 1)} s`;
-  status.textContent = result.coldStart
+  status.textContent = restarted + (result.coldStart
     ? `Python started in ${seconds(result.startMs)}; the tests ran in ${seconds(result.runMs)}.`
-    : `The tests ran in ${seconds(result.runMs)}.`;
+    : `The tests ran in ${seconds(result.runMs)}.`);
   const all = passed === results.length;
   if (all && results.length) {
     document.dispatchEvent(new CustomEvent("bv-check",

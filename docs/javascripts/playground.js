@@ -54,8 +54,9 @@ export function init(root) {
       });
       return button;
     }));
+  const bar = element("div", { class: "bv-pg__bar" }, draw); // python.js puts Stop here during a Run
   const form = element("form", { class: "bv-pg__form", novalidate: "" }, expressionLabel, expression,
-    expressionHelp, valuesLabel, values, valuesHelp, element("div", { class: "bv-pg__bar" }, draw), examples);
+    expressionHelp, valuesLabel, values, valuesHelp, bar, examples);
   const progress = element("p", { class: "bv-pg__progress", role: "status" });
   const message = element("div", { id: "bv-pg-message", class: "bv-pg__message", role: "alert" });
   const result = element("div", { class: "bv-pg__result", hidden: "" });
@@ -103,6 +104,8 @@ export function init(root) {
         upto: 0,
         timeoutMs: TIMEOUT_MS,
         onProgress: (text) => { progress.textContent = text; },
+        stopIn: bar,
+        afterStop: draw,
       });
       if (answer.kind !== "result") {
         progress.textContent = "";

@@ -18,7 +18,8 @@
 // Messages in, on the port:  {type: "run", id, exercise, code, runtimeURL, pythonURL, runtimeBytes}
 //                            {type: "run-blocks", id, blocks, upto, edits, runtimeURL, pythonURL, runtimeBytes}
 //                              blocks: a page's blocks.json text; edits: JSON {index: text}
-// Messages out, on the port: {type: "progress", id, text}
+// Messages out, on the port: {type: "loaded"}   Python is up (after "load", or a Run's start)
+//                            {type: "progress", id, text}
 //                            {type: "started", id, startMs}   the reader's code starts now (the page's timer starts)
 //                            {type: "result", id, report, runMs}
 //                            {type: "error", id, message, fatal, block}   fatal: this worker is unusable, end it;
@@ -30,6 +31,34 @@ let port = null; // the page's channel: set once, by the first message
 let ready = null; // Promise of {exercises, blocks}: each module's run_json, made once per worker
 let current = null; // id of the run that is loading, for progress messages
 let block = null; // index of the chapter block running now (run_blocks calls onBlock)
+let armed = null; // while the reader's code runs: the ids of the timers it arms, to clear when it ends
+const MAX_TEXT = 10000; // characters of a text of the reader's code sent on (scripts/reader_code.py: MAX_OUTPUT)
+
+/**
+ * setTimeout and setInterval, replaced where the browser defines them, note each timer armed
+ * while the reader's code runs, so the Run's end clears it. Done before Pyodide loads (its
+ * asyncio loop arms its timers with these); guard.js wraps these wrappers, and nothing can
+ * reach the browser's own after that.
+ */
+function ownTimers(scope) {
+  for (const name of ["setTimeout", "setInterval"]) {
+    let holder = scope;
+    while (holder && !Object.getOwnPropertyDescriptor(holder, name)) holder = Object.getPrototypeOf(holder);
+    if (!holder) continue;
+    const timer = holder[name];
+    Object.defineProperty(holder, name, { configurable: true, writable: true, enumerable: true,
+      value: function ownedTimer(...args) {
+        const id = Reflect.apply(timer, scope, args);
+        armed?.add(id);
+        return id;
+      } });
+  }
+}
+ownTimers(self);
+// An error or a rejection nobody handled, from a callback the reader's code left behind, ends
+// nothing: it would reach the page as this worker's error, during whichever Run is on.
+self.addEventListener("error", (event) => event.preventDefault());
+self.addEventListener("unhandledrejection", (event) => event.preventDefault());
 
 const post = (message) => port.postMessage(message);
 const progress = (text) => post({ type: "progress", id: current, text });
@@ -38,8 +67,19 @@ const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
 self.addEventListener("message", ({ data, ports }) => {
   if (port || data?.type !== "connect" || !ports[0]) return;
   port = ports[0];
-  port.onmessage = ({ data: request }) => run(request);
+  port.onmessage = ({ data: request }) => (request?.type === "load" ? load(request) : run(request));
 });
+
+/** Start Python for Runs to come, running none: python.js keeps a worker so for an exercise. */
+async function load({ runtimeURL, pythonURL, runtimeBytes }) {
+  try {
+    ready ??= start(runtimeURL, pythonURL, runtimeBytes);
+    await ready;
+    post({ type: "loaded" });
+  } catch {
+    // The Run that uses this worker meets the same failure and says it.
+  }
+}
 
 /**
  * Say how much of Python has arrived: the files the browser has finished receiving
@@ -90,6 +130,7 @@ async function start(runtimeURL, pythonURL, runtimeBytes) {
       blocks: pyodide.pyimport("scripts.run_blocks").run_json,
     };
     confine(self); // from here on, only this site: before any of the reader's code runs
+    post({ type: "loaded" });
     return runners;
   } finally {
     stop();
@@ -119,19 +160,26 @@ async function run(data) {
   }
   const t1 = performance.now();
   post({ type: "started", id, startMs: t1 - t0 });
+  armed = new Set();
   try {
     const json = runner(python, data);
     post({ type: "result", id, report: JSON.parse(json), runMs: performance.now() - t1 });
   } catch (error) {
     // run_json reports everything the reader's code does; reaching here means Python itself
-    // failed (for example a fatal error after a stack overflow): this worker must go.
-    const lines = String(error.message ?? error).trim().split("\n");
-    const reason = (error.type ? lines[lines.length - 1] : lines[0]) || String(error.type ?? "an unknown error");
+    // failed (for example a fatal error after a stack overflow): this worker must go. The
+    // message may hold the reader's text: what goes on is cut (python.js says so).
+    const text = String(error.message ?? error).trim();
+    const lines = (text.length > 4 * MAX_TEXT ? text.slice(0, MAX_TEXT) + text.slice(-MAX_TEXT) : text).split("\n");
+    const reason = (error.type ? lines[lines.length - 1] : lines[0]).slice(0, MAX_TEXT + 1) ||
+      String(error.type ?? "an unknown error");
     const hint = /call stack/i.test(reason)
       ? " (freeing a computation graph more than about 1,500 operations deep takes more stack " +
         "than the browser gives Python)"
       : "";
     post({ type: "error", id, fatal: true, block,
            message: `Python stopped: ${reason}${hint}. The next Run starts it again.` });
+  } finally {
+    for (const timer of armed) clearTimeout(timer); // clearTimeout clears an interval too
+    armed = null;
   }
 }

@@ -1,15 +1,23 @@
 // Runs the reader's Python in a Web Worker (python-worker.js), one Run at a time:
 // an exercise's tests (exercise.js) or a chapter's blocks (run-blocks.js).
 //
-// The worker, and with it Pyodide, starts on the first Run, never before; both
-// kinds of Run share it, and the steppers and the playground too. It lives as long as
-// this module: across Material's instant navigation (mkdocs.yml: navigation.instant),
-// so the next chapter's first Run finds Python up. Code that runs longer than the time limit, or that the
-// reader stops (options.signal, an AbortSignal: the exercises' Stop button), or that
-// still runs for a page the reader has left when the next page asks for a Run, is
-// stopped the only way a static site can stop it: worker.terminate() (Pyodide's
-// interrupt buffer needs cross-origin isolation headers a static host may not
-// send). The next Run starts a fresh worker.
+// A worker, and with it Pyodide, starts on the first Run, never before. Chapter blocks,
+// the steppers and the playground share one. It lives as long as this module: across
+// Material's instant navigation (mkdocs.yml: navigation.instant), so the next chapter's
+// first Run finds Python up. An exercise is graded where none of the reader's earlier code
+// ran: in a worker that has run nothing (a chapter block could otherwise replace the
+// grader, and did). Once graded, that worker becomes the shared one, and a fresh one starts
+// loading for the next exercise, so it finds Python up too.
+//
+// Code that runs longer than the time limit, or that the reader stops (options.signal, an
+// AbortSignal, or the Stop button options.stopIn gets), or that still runs for a page the
+// reader has left when the next page asks for a Run, is stopped the only way a static site
+// can stop it: worker.terminate() (Pyodide's interrupt buffer needs cross-origin isolation
+// headers a static host may not send). The next Run starts a fresh worker. The limit
+// counts from the moment a Run is handed to a worker whose Python is up, so it counts
+// any time that worker makes the Run wait; a worker that does not even say the Run has
+// started within HELD_MS is busy with what an earlier Run's code left behind (a promise's
+// callback that loops): it is ended, and the Run starts again in a fresh one, and says so.
 //
 // What the page shows comes over a MessageChannel made with the worker: its port
 // goes to the worker in the first message, before any Python exists, and is kept
@@ -17,10 +25,29 @@
 // posts to the page itself, which the reader's code can (`js.postMessage`), are
 // never read.
 
-import { onEveryPage } from "./dom.js";
+import { element, onEveryPage } from "./dom.js";
 
-let python = null; // {worker, port} while a worker lives
+let python = null; // the shared worker, {worker, port, loaded, ended}, while it lives
+let spare = null; // a worker that has run none of the reader's code: the next exercise's
 let nextId = 1;
+// How long a worker whose Python is up may take to say a Run has started (it answers in
+// about a millisecond) before it counts as held by an earlier Run's leftovers.
+const HELD_MS = 3000;
+const MAX_TEXT = 10000; // characters of a text of the reader's code shown (scripts/reader_code.py)
+const CONTROLS = /[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g; // as reader_code.CONTROLS
+
+/**
+ * A text the reader's code may have written, as the page shows it (scripts/reader_code.py:
+ * clip): at most MAX_TEXT characters, with a line that says how much was cut, and each bidi
+ * control or zero-width character as <U+202E>.
+ */
+export function readerText(text) {
+  const all = String(text);
+  const kept = all.length > MAX_TEXT ? all.slice(0, MAX_TEXT) : all;
+  const shown = kept.replace(CONTROLS, (c) => `<U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`);
+  return all.length > MAX_TEXT ? `${shown}\n... (cut: the first ${MAX_TEXT.toLocaleString("en")} of its ` +
+    `${all.length.toLocaleString("en")} characters are shown)` : shown;
+}
 let queue = Promise.resolve();
 // Runs queued or running, each with the page it was started on. A Run of a page the reader
 // has left shows its output nowhere: the next page's Run stops it rather than wait for it
@@ -33,18 +60,21 @@ onEveryPage(() => { page += 1; });
 /**
  * Run the reader's code against one exercise's tests.
  *
- * options: { exercise: name, code: str, timeoutMs, onProgress(text) }, and where the
- *   runtime is (pageRuntime(): the page's own, unless runtimeURL, pythonURL, runtimeBytes
- *   are given).
+ * options: { exercise: name, code: str, timeoutMs, onProgress(text), signal, stopIn, afterStop },
+ *   and where the runtime is (pageRuntime(): the page's own, unless runtimeURL, pythonURL,
+ *   runtimeBytes are given). signal: an AbortSignal that stops the Run. stopIn: an element
+ *   that holds a Stop button (class bv-stop) while the Run waits or runs; afterStop: the
+ *   element that gets the focus when Stop had it and goes.
  * Resolves (never rejects) to one of
- *   { kind: "result", report: {results, output, note}, startMs, runMs, coldStart }
+ *   { kind: "result", report: {results, output, note}, startMs, runMs, coldStart, restarted }
+ *                                  restarted: why Python was started again first, or absent
  *   { kind: "timeout", seconds, message }   the worker was terminated; message says so
  *   { kind: "stopped", message }   options.signal was aborted: the worker was terminated (or,
  *                                  still queued, the Run never started)
  *   { kind: "error", message }     Python could not start or stopped; the worker was terminated
  */
 export function runExercise({ exercise, code, ...options }) {
-  return enqueue({ type: "run", exercise, code }, { ...options, runningText: "Running the tests…" });
+  return enqueue({ type: "run", exercise, code }, { ...options, runningText: "Running the tests…", fresh: true });
 }
 
 /**
@@ -52,7 +82,8 @@ export function runExercise({ exercise, code, ...options }) {
  * (scripts/run_blocks.py).
  *
  * options: { blocks: the page's blocks.json text, upto: index, edits: {index: text},
- *   timeoutMs, onProgress(text) }, and where the runtime is, as for runExercise.
+ *   timeoutMs, onProgress(text), signal, stopIn, afterStop }, and where the runtime is, as
+ *   for runExercise.
  * Resolves like runExercise, the report being {results, seconds}; an error
  * also names `block`, the index of the block that was running when Python stopped.
  */
@@ -85,13 +116,34 @@ function enqueue(request, options) {
   if (options.signal?.aborted) mine.controller.abort();
   options.signal?.addEventListener("abort", () => mine.controller.abort(), { once: true });
   options = { ...options, signal };
-  const run = queue.then(() => runOnce(request, options)).finally(() => runs.delete(mine));
+  const stop = options.stopIn ? stopButton(options.stopIn, mine.controller, options.afterStop) : null;
+  if (stop) signal.addEventListener("abort", stop, { once: true });
+  const run = queue.then(() => runOnce(request, options)).finally(() => {
+    runs.delete(mine);
+    stop?.();
+  });
   queue = run;
   // Stopped while it waits behind another Run: it answers at once (and never starts).
   const stoppedEarly = new Promise((resolve) => {
     signal.addEventListener("abort", () => resolve(STOPPED_BY_READER), { once: true });
   });
   return Promise.race([run, stoppedEarly]);
+}
+
+/**
+ * A Stop button in `host` that aborts `controller`; returns a function that removes it (and,
+ * if it had the focus, gives the focus to `after`).
+ */
+function stopButton(host, controller, after) {
+  const button = element("button", { type: "button", class: "md-button bv-stop", text: "Stop" });
+  button.addEventListener("click", () => controller.abort(), { once: true });
+  host.append(button);
+  return () => {
+    if (!button.isConnected) return;
+    const focused = document.activeElement === button;
+    button.remove();
+    if (focused) after?.focus();
+  };
 }
 
 /** A Run stopped at its time limit: it ran too long, whether it loops or sleeps. */
@@ -104,68 +156,128 @@ function spawn() {
   const worker = new Worker(new URL("./python-worker.js", import.meta.url), { type: "module", name: "python" });
   const { port1, port2 } = new MessageChannel();
   worker.postMessage({ type: "connect" }, [port2]);
-  return { worker, port: port1 };
+  return { worker, port: port1, loaded: false, ended: false };
 }
+
+/** End a worker: terminate it and close its port. */
+function endWorker(one) {
+  one.ended = true;
+  one.worker.terminate();
+  one.port.close();
+  if (python === one) python = null;
+  if (spare === one) spare = null;
+}
+
+/** A worker that loads Python now and runs nothing until an exercise asks: `spare`. */
+function startSpare(runtime) {
+  spare = spawn();
+  const mine = spare;
+  mine.port.onmessage = ({ data }) => { if (data?.type === "loaded") mine.loaded = true; };
+  mine.port.postMessage({ type: "load", ...runtime });
+}
+
+/** Why a Run started Python again: the worker it was handed to did not answer. */
+const BUSY = `Python did not answer within ${HELD_MS / 1000} s: code an earlier Run left running ` +
+  "(a callback that never ends) kept it busy.";
+const HELD = `${BUSY} It was shut down and started again.`;
 
 /** A Run the reader stopped (its signal aborted). */
 const STOPPED_BY_READER = { kind: "stopped",
   message: "Stopped. Python was shut down; the next Run starts it again." };
 
-function runOnce(request, { runtimeURL, pythonURL, runtimeBytes, timeoutMs, onProgress, runningText, signal }) {
+function runOnce(request, options) {
+  const { runtimeURL, pythonURL, runtimeBytes, timeoutMs, onProgress, runningText, signal, fresh, restarted } = options;
   return new Promise((resolve) => {
     if (signal?.aborted) {
       resolve({ ...STOPPED_BY_READER, message: "Stopped before it started." });
       return;
     }
-    const coldStart = python === null;
-    python ??= spawn();
-    const current = python;
+    // An exercise: a worker that has run nothing of the reader's (the spare, loading or up).
+    let current;
+    if (fresh) {
+      current = spare ?? spawn();
+      spare = null;
+    } else {
+      python ??= spawn();
+      current = python;
+    }
     const { worker, port } = current;
+    const coldStart = !current.loaded;
     const id = nextId++;
     let timer = null;
+    let held = null;
     let startMs = 0;
     let started = false;
 
     const finish = (result) => {
       clearTimeout(timer);
+      clearTimeout(held);
       port.onmessage = null;
       worker.removeEventListener("error", onError);
       signal?.removeEventListener("abort", onAbort);
-      resolve(result);
+      if (fresh) afterExercise(current, { runtimeURL, pythonURL, runtimeBytes });
+      resolve(restarted ? { ...result, restarted } : result);
     };
     const end = (result) => {
-      worker.terminate();
-      port.close();
-      if (python === current) python = null;
+      endWorker(current);
       finish(result);
     };
+    const limit = () => { timer = setTimeout(() => end(stopped(timeoutMs / 1000)), timeoutMs); };
     port.onmessage = ({ data }) => {
+      if (data.type === "loaded") current.loaded = true;
       if (data.id !== id) return;
       if (data.type === "progress") onProgress?.(data.text);
       else if (data.type === "started") {
         started = true;
+        clearTimeout(held);
         startMs = data.startMs;
         onProgress?.(runningText);
-        timer = setTimeout(() => end(stopped(timeoutMs / 1000)), timeoutMs);
+        if (timer === null) limit();
       } else if (data.type === "result") {
         finish({ kind: "result", report: data.report, startMs, runMs: data.runMs, coldStart });
       } else if (data.type === "error") {
-        const result = { kind: "error", message: data.message, block: data.block };
+        const result = { kind: "error", message: readerText(data.message), block: data.block };
         if (data.fatal) end(result);
         else finish(result);
       }
     };
-    // An error the worker did not catch: its script did not load, or (once Python runs)
-    // something the reader's code set off outside the run, such as a timer's callback.
+    // An error the worker did not catch: its script did not load (the worker keeps any error
+    // of the reader's code, python-worker.js).
     const onError = (event) => {
       event.preventDefault();
-      const message = event.message || "the worker did not load";
+      const message = readerText(event.message || "the worker did not load");
       end({ kind: "error", message: started ? `Python stopped: ${message}. The next Run starts it again.`
         : `Python could not start: ${message}` });
     };
     worker.addEventListener("error", onError);
     const onAbort = () => end(STOPPED_BY_READER);
     signal?.addEventListener("abort", onAbort, { once: true });
+    if (current.loaded) {
+      // Python is up: the limit counts from now, waiting included; a worker that does not
+      // answer at once is held by what an earlier Run left, and is replaced.
+      limit();
+      held = setTimeout(() => {
+        endWorker(current);
+        clearTimeout(timer);
+        port.onmessage = null;
+        worker.removeEventListener("error", onError);
+        signal?.removeEventListener("abort", onAbort);
+        onProgress?.(`${BUSY} Starting it again…`);
+        resolve(runOnce(request, { ...options, restarted: HELD }));
+      }, HELD_MS);
+    }
     port.postMessage({ ...request, id, runtimeURL, pythonURL, runtimeBytes });
   });
+}
+
+/**
+ * After an exercise's Run: its worker, if it lives, is the shared one from now on (the old
+ * one ends), and a fresh worker starts loading Python for the next exercise.
+ */
+function afterExercise(used, runtime) {
+  if (!used.ended && python !== used) {
+    if (python) endWorker(python);
+    python = used;
+  }
+  if (!spare) startSpare(runtime);
 }

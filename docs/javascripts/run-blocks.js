@@ -23,8 +23,9 @@
 //                    editor-loader.js); at load when the session holds an edit of this page
 //   first Run        python.js, its worker and Pyodide with the site's Python zip;
 //                    run-output.js (what a Run shows) with the first result
-// Runs share the exercises' worker (python.js): one Python, one Run at a time,
-// stopped after 20 s (or the element's data-timeout-ms), restarted on the next Run. The
+// Runs share python.js's worker with the steppers and the playground: one Python, one Run
+// at a time, stopped after 20 s (or the element's data-timeout-ms) or by the Stop button
+// the Run bar shows while a Run waits or runs, restarted on the next Run. The
 // worker outlives the page: widgets.js calls init() again on the chapter Material's instant
 // navigation brings, whose first Run finds Python already up.
 
@@ -210,13 +211,17 @@ async function runBlock(state) {
       edits,
       timeoutMs: Number(page.marker.dataset.timeoutMs) || DEFAULT_TIMEOUT_MS,
       onProgress: (text) => { state.progress.textContent = text; },
+      stopIn: state.bar,
+      afterStop: state.run,
     });
   } catch (error) {
     result = { kind: "error", message: String(error.message ?? error) };
   } finally {
     state.result = result; // the whole report, for the browser tests
     try {
-      (await import("./run-output.js")).show(state, result);
+      // A stopped Run shows its message as a Run stopped at its limit does.
+      (await import("./run-output.js")).show(state, result.kind === "stopped" ? { ...result, kind: "timeout" } : result);
+      if (result.restarted) state.progress.textContent = `${result.restarted} ${state.progress.textContent}`.trim();
     } catch (error) {
       state.progress.textContent = `The result could not be shown (${error.message}).`;
     }

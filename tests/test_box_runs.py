@@ -1,0 +1,314 @@
+"""Issue 25 in the browser: the reader's Runs, closed. Chapter 4's blocks and exercises, on the
+built site, in Debian's Chromium, with Pyodide in python.js's workers:
+
+- every text of the reader's code reaches the page clipped, and the page says so;
+- a Run owns what it starts: a timer or a promise armed by one Run holds no later Run, and
+  every chapter Run has Stop;
+- an exercise's verdict comes from a Python none of the reader's earlier code ran in;
+- bidi and zero-width characters in what the reader's code prints are shown, not obeyed.
+
+One page, opened once (its Python starts on the first Run). Every request is recorded:
+a server on another port of 127.0.0.1 that answers anything must receive nothing.
+tests/test_reader_box.py checks the same texts in CPython.
+"""
+
+import http.server
+import threading
+import time
+import types
+import urllib.request
+
+import pytest
+
+from scripts import exercise_format
+from tests.helpers import foreign, recorded
+
+RUN = "document.querySelector('.bv-run').runState"
+EXERCISE = '.exercise[data-exercise="{}"]'
+measured = {}
+
+
+@pytest.fixture(scope="module")
+def elsewhere():
+    """Another origin on 127.0.0.1 that answers anything, CORS open, and records each request."""
+    seen = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def answer(self):
+            seen.append(f"{self.command} {self.path}")
+            self.send_response(200)
+            self.send_header("Access-Control-Allow-Origin", "*")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        do_GET = do_POST = do_OPTIONS = answer
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    urllib.request.urlopen(f"{url}/probe").read()
+    assert seen == ["GET /probe"]
+    seen.clear()
+    yield types.SimpleNamespace(url=url, seen=seen)
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def engine(browser, origin, elsewhere):
+    """Chapter 4, opened once, every request and error recorded; its first Run starts Python."""
+    page = recorded(browser.new_page(viewport={"width": 1280, "height": 800}))
+    page.goto(f"{origin}/04-engine/", wait_until="load")
+    page.wait_for_function(RUN)
+    page.evaluate("() => { window.checks = []; "
+                  "document.addEventListener('bv-check', (e) => window.checks.push(e.detail)); }")
+    state = types.SimpleNamespace(page=page, origin=origin, elsewhere=elsewhere, first=None)
+    state.first = page.evaluate(f"""() => {{
+        const blocks = {RUN}.blocks;
+        return blocks.find((b) => !b.code.closest('details:not([open])')).n; }}""")
+    yield state
+    assert foreign(page, origin) == [], "nothing left the site"
+    assert elsewhere.seen == []
+    page.close()
+    print("\n".join(["", "measured:"] + [f"  {key}: {value}" for key, value in measured.items()]))
+
+
+def edit(page, n, text):
+    page.evaluate(f"n => {RUN}.blocks[n - 1].edit.click()", n)
+    page.wait_for_function(f"n => {RUN}.blocks[n - 1].editor", arg=n)
+    page.evaluate(f"([n, text]) => {RUN}.blocks[n - 1].editor.setCode(text)", [n, text])
+
+
+def reset(page, n):
+    page.evaluate(f"n => {RUN}.blocks[n - 1].reset.click()", n)
+
+
+def click_run(page, n):
+    page.evaluate(f"n => {{ {RUN}.blocks[n - 1].result = null; }}", n)
+    page.locator(".bv-run-bar").nth(n - 1).locator(".bv-run-run").click()
+
+
+def wait_result(page, n, timeout=60_000):
+    page.wait_for_function(f"n => {{ const b = {RUN}.blocks[n - 1]; return !b.running && b.result; }}",
+                           arg=n, timeout=timeout)
+    return page.evaluate(f"n => {RUN}.blocks[n - 1].result", n)
+
+
+def run_block(page, n, timeout=60_000):
+    """Run block n with its Run button; (the result, what its output shows, its progress line, seconds)."""
+    start = time.perf_counter()
+    click_run(page, n)
+    result = wait_result(page, n, timeout)
+    seconds = time.perf_counter() - start
+    output, progress = page.evaluate(f"n => [{RUN}.blocks[n - 1].output.innerText, "
+                                     f"{RUN}.blocks[n - 1].progress.textContent]", n)
+    return result, output, progress, seconds
+
+
+def set_code(page, name, code):
+    page.locator(EXERCISE.format(name)).scroll_into_view_if_needed()
+    page.wait_for_function(f"() => document.querySelector('{EXERCISE.format(name)}').exerciseState.editor")
+    page.evaluate(f"code => document.querySelector('{EXERCISE.format(name)}').exerciseState.editor.setCode(code)",
+                  code)
+
+
+def run_exercise(page, name, timeout=60_000):
+    """Click the exercise's Run; (summary, the report's text, the status line)."""
+    box = page.locator(EXERCISE.format(name))
+    box.locator(".exercise-run").click()
+    page.wait_for_function(f"() => document.querySelector('{EXERCISE.format(name)} .exercise-summary') && "
+                           f"!document.querySelector('{EXERCISE.format(name)}').classList.contains('is-running')",
+                           timeout=timeout)
+    return (box.locator(".exercise-summary").inner_text(), box.locator(".exercise-report").inner_text(),
+            box.locator(".exercise-status").inner_text())
+
+
+def answers(page, within_ms=100):
+    """True if the page runs a script within `within_ms` (it is not frozen)."""
+    start = time.perf_counter()
+    page.evaluate("() => 1")
+    return (time.perf_counter() - start) * 1000 < within_ms
+
+
+# --- Every text clipped (item 3) ----------------------------------------------------------
+
+CUT = "(message cut: the first 10,000 of its 100,000,000 characters are shown)"
+
+
+def test_a_huge_error_in_a_block_is_clipped_and_the_page_says_so(engine):
+    """Issue 25: raise ValueError("x" * 10**8) in a block crashed the tab after about 10 s."""
+    page, n = engine.page, engine.first
+    run_block(page, n)  # Python up first: the next Run's time is the error's
+    edit(page, n, 'raise ValueError("x" * 10**8)\n')
+    result, output, _, seconds = run_block(page, n)
+    measured["a 10**8-character error in a block: Run (s)"] = round(seconds, 2)
+    error = result["report"]["results"][-1]["error"]
+    assert len(error) < 10_400, len(error)
+    assert error.endswith(f"\n... {CUT}")
+    assert output.rstrip().endswith(CUT) and len(output) < 10_600, len(output)
+    assert answers(page)
+    reset(page, n)
+
+
+def test_a_huge_error_in_an_exercise_is_clipped_and_the_page_says_so(engine):
+    page = engine.page
+    set_code(page, "zero_grad", 'raise ValueError("x" * 10**8)\n')
+    start = time.perf_counter()
+    summary, text, _ = run_exercise(page, "zero_grad")
+    measured["a 10**8-character error in an exercise: Run (s)"] = round(time.perf_counter() - start, 2)
+    assert summary == "0 of 1 tests passed."
+    assert text.rstrip().endswith(CUT) and len(text) < 10_600, len(text)
+    assert answers(page)
+    set_code(page, "zero_grad", exercise_format.load("zero_grad").starter)
+
+
+def test_a_text_python_js_passes_on_is_clipped_too(engine):
+    """A worker's own error (a fatal one quotes the reader's text) goes through readerText."""
+    shown = engine.page.evaluate("""async () => {
+        const { readerText } = await import(location.origin + '/javascripts/python.js');
+        return readerText('y'.repeat(20000) + '\\u202e'); }""")
+    assert shown == "y" * 10_000 + "\n... (cut: the first 10,000 of its 20,001 characters are shown)"
+
+
+# --- A Run owns what it starts (item 5) ------------------------------------------------------
+
+FOREVER = """\
+import js
+from pyodide.ffi import create_proxy
+def forever(*args):
+    while True:
+        pass
+{arm}
+print("armed")
+"""
+
+
+def test_a_timer_armed_by_one_run_holds_no_later_run(engine):
+    """Issue 25: a setTimeout callback that loops forever, armed during one Run: the next Run
+    sat at "Starting…" for 77 s and on. The Run's end clears its timers."""
+    page, n = engine.page, engine.first
+    edit(page, n, FOREVER.format(arm="js.setTimeout(create_proxy(forever), 50)\n"
+                                     "js.setInterval(create_proxy(forever), 60)"))
+    result, output, _, _ = run_block(page, n)
+    assert output.strip() == "armed"
+    time.sleep(0.5)  # the timers' moment has passed
+    reset(page, n)
+    result, _, progress, seconds = run_block(page, n, timeout=20_000)
+    measured["the Run after one that armed a looping timer (s)"] = round(seconds, 2)
+    assert result["kind"] == "result" and "restarted" not in result, result.get("message")
+    assert seconds < 5, "no restart needed: the timers never fired"
+    assert answers(page)
+
+
+def test_a_promise_left_looping_by_one_run_is_ended_and_the_next_run_says_why(engine):
+    """A promise's callback cannot be cleared: the worker it holds is ended when the next Run
+    gets no answer, and that Run starts again in a fresh worker and says why."""
+    page, n = engine.page, engine.first
+    edit(page, n, FOREVER.format(arm="js.Promise.resolve(0).then(create_proxy(forever))"))
+    run_block(page, n)
+    reset(page, n)
+    result, _, progress, seconds = run_block(page, n, timeout=60_000)
+    measured["the Run after one that left a looping promise (s)"] = round(seconds, 2)
+    assert result["kind"] == "result", result
+    assert result["restarted"] == ("Python did not answer within 3 s: code an earlier Run left running "
+                                   "(a callback that never ends) kept it busy. It was shut down and started again.")
+    assert progress.startswith(result["restarted"] + " Python started in "), progress
+    assert result["report"]["results"][-1]["status"] in ("ran", "skipped")
+
+
+def test_a_chapter_run_has_stop(engine):
+    """Issue 25: chapter blocks had no Stop: a loop ran until the 20 s limit."""
+    page, n = engine.page, engine.first
+    edit(page, n, "while True:\n    pass\n")
+    click_run(page, n)
+    bar = page.locator(".bv-run-bar").nth(n - 1)
+    bar.locator(".bv-stop").wait_for(timeout=30_000)
+    page.wait_for_function(f"n => {RUN}.blocks[n - 1].progress.textContent === 'Running…'", arg=n,
+                           timeout=60_000)
+    bar.locator(".bv-stop").focus()
+    start = time.perf_counter()
+    page.keyboard.press("Enter")
+    result = wait_result(page, n, timeout=5_000)
+    measured["Stop to stopped (s)"] = round(time.perf_counter() - start, 2)
+    assert result["kind"] == "stopped"
+    output = page.evaluate(f"n => {RUN}.blocks[n - 1].output.innerText", n)
+    assert output.strip() == "Stopped. Python was shut down; the next Run starts it again."
+    assert bar.locator(".bv-stop").count() == 0, "Stop goes with the Run"
+    assert page.evaluate("() => document.activeElement.classList.contains('bv-run-run')"), "focus back on Run"
+    reset(page, n)
+    result, _, _, _ = run_block(page, n)
+    assert result["kind"] == "result"
+
+
+# --- A verdict the reader's code cannot change (item 6) --------------------------------------
+
+FORGE = """\
+import scripts.exercise_runner as runner
+runner._run_test = lambda test, user, Result=runner.Result: Result("forged", True)
+print("replaced")
+"""
+
+
+def test_a_chapter_block_cannot_replace_the_grader(engine):
+    """Issue 25: a block replacing scripts.exercise_runner._run_test made the next exercise
+    say "All tests passed" with `pass` as its code, and progress counted it."""
+    page, n = engine.page, engine.first
+    edit(page, n, FORGE)
+    _, output, _, _ = run_block(page, n)
+    assert output.strip() == "replaced"
+    set_code(page, "zero_grad", "pass\n")
+    summary, text, _ = run_exercise(page, "zero_grad")
+    assert summary.startswith("0 of ") and "forged" not in text, (summary, text)
+    assert page.evaluate("window.checks") == []
+    # The worker that graded it is the chapter's now; the grader is fresh again for the next.
+    set_code(page, "zero_grad", "import scripts.exercise_runner as runner\n"
+                                "runner._run_test = lambda test, user, Result=runner.Result: Result('forged', True)\n")
+    run_exercise(page, "zero_grad")
+    set_code(page, "zero_grad", "pass\n")
+    summary, text, _ = run_exercise(page, "zero_grad")
+    assert summary.startswith("0 of ") and "forged" not in text, (summary, text)
+    reset(page, n)
+    set_code(page, "zero_grad", exercise_format.load("zero_grad").starter)
+
+
+# --- Visible controls (item 8) -----------------------------------------------------------
+
+SPOOF = "print('access: \u202eNOT\u202c granted\u200b')\n"
+
+
+def test_bidi_and_zero_width_characters_are_shown_in_output_errors_and_feedback(engine):
+    """Issue 25: U+202E in output made printed text read otherwise than printed."""
+    page, n = engine.page, engine.first
+    edit(page, n, SPOOF + "raise ValueError('\u2066x')\n")
+    _, output, _, _ = run_block(page, n)
+    assert "access: <U+202E>NOT<U+202C> granted<U+200B>" in output
+    assert "ValueError: <U+2066>x" in output
+    assert not any(c in output for c in "\u202e\u202c\u200b\u2066")
+    reset(page, n)
+    set_code(page, "zero_grad", SPOOF + "raise ValueError('\u202ex')\n")
+    _, text, _ = run_exercise(page, "zero_grad")
+    assert "ValueError on line 2 of your code: <U+202E>x" in text
+    assert "access: <U+202E>NOT<U+202C> granted<U+200B>" in text
+    assert not any(c in text for c in "\u202e\u202c\u200b")
+    set_code(page, "zero_grad", exercise_format.load("zero_grad").starter)
+
+
+def test_the_playground_has_stop(browser, origin):
+    """Issue 25: the playground had no Stop; python.js gives every Run one (stopIn)."""
+    page = recorded(browser.new_page())
+    page.goto(f"{origin}/playground/", wait_until="load")
+    page.wait_for_function("() => document.querySelector('.bv-playground').playground")
+    page.locator(".bv-pg__draw").click()
+    stop = page.locator(".bv-pg__bar .bv-stop")
+    stop.wait_for(timeout=10_000)
+    stop.click()
+    page.wait_for_function("() => !document.querySelector('.bv-playground').playground.running", timeout=5_000)
+    assert page.locator(".bv-pg__fail").inner_text() == "Stopped. Python was shut down; the next Run starts it again."
+    assert stop.count() == 0
+    page.locator(".bv-pg__draw").click()
+    page.wait_for_function("() => document.querySelector('.bv-pg__result:not([hidden])')", timeout=60_000)
+    assert foreign(page, origin) == []
+    page.close()
