@@ -112,7 +112,7 @@ def test_progress_can_be_cleared_and_the_clear_undone_by_keyboard(browser, origi
     page.keyboard.press("Enter")
     assert on_page(page)[1] == 0
     assert page.evaluate("[document.activeElement.textContent, document.querySelector('.bv-progress__status')"
-                         ".textContent]") == ["Undo clear", "This chapter's progress is cleared."]
+                         ".textContent]") == ["Undo clear", "This chapter's progress is cleared, and its quiz answers."]
     assert in_nav(page, "03-backprop-by-hand/")[0].startswith("0/")
     page.keyboard.press("Enter")
     assert on_page(page)[1] == 1
@@ -190,3 +190,51 @@ def test_the_progress_reads_well_at_each_width_and_scheme(browser, origin, total
             page.evaluate("() => { document.getElementById('__drawer').checked = false; }")
     page.close()
     assert problems == []
+
+
+QUIZZES = """() => [...document.querySelectorAll('.bv-quiz')].map(box => [box.id, box.dataset.state ?? null,
+    box.querySelector('input.bv-quiz__input')?.value ?? box.querySelector('input:checked')?.value ?? null,
+    box.querySelector('.bv-quiz__feedback').textContent])"""
+
+
+def test_an_answered_quiz_stays_answered_after_a_reload_and_clear_forgets_it(browser, origin):
+    """Issue 27, item 4: a quiz answered right showed nothing of it after a reload (only the
+    chapter's count was kept). A number answered right, a choice answered wrong: both come back
+    with their marks, from the progress's storage; Clear blanks them, Undo brings them back."""
+    page = progress_page(browser, origin, "03-backprop-by-hand/")
+    number = page.locator('.bv-quiz[data-quiz="number"]').first
+    choice = page.locator('.bv-quiz[data-quiz="choice"]').first
+    number.locator("input").fill(number.get_attribute("data-key"))
+    number.get_by_role("button", name="Check").click()
+    wrong = next(o for o in choice.locator("input[type=radio]").all()
+                 if o.get_attribute("value") != choice.get_attribute("data-key"))
+    wrong.check()
+    choice.get_by_role("button", name="Check").click()
+    answered = {box[0]: box for box in page.evaluate(QUIZZES)}
+    ids = number.get_attribute("id"), choice.get_attribute("id")
+    assert [answered[i][1] for i in ids] == ["right", "wrong"]
+
+    page.reload(wait_until="load")
+    page.wait_for_function("() => document.querySelector('.bv-progress-badge')")
+    page.wait_for_function("id => document.getElementById(id).dataset.state", arg=ids[1])
+    kept = {box[0]: box for box in page.evaluate(QUIZZES)}
+    for i in ids:
+        assert kept[i][1:3] == answered[i][1:3], (kept[i], answered[i])
+        assert kept[i][3].endswith("(Your answer from your last visit.)"), kept[i]
+    others = [box for box in kept.values() if box[0] not in ids]
+    assert all(box[1] is None and not box[3] for box in others), "only the answered quizzes come back"
+    assert on_page(page)[1] == 1, "the right answer counts; the wrong one does not"
+
+    page.locator(".bv-progress__clear").click()
+    page.wait_for_function("id => !document.getElementById(id).dataset.state", arg=ids[0])
+    cleared = {box[0]: box for box in page.evaluate(QUIZZES)}
+    assert [cleared[i][1:] for i in ids] == [[None, "", ""], [None, None, ""]]
+    page.locator(".bv-progress__undo").click()
+    page.wait_for_function("id => document.getElementById(id).dataset.state", arg=ids[0])
+    back = {box[0]: box for box in page.evaluate(QUIZZES)}
+    assert [back[i][1:3] for i in ids] == [answered[i][1:3] for i in ids]
+    page.locator(".bv-progress__clear").click()
+    page.reload(wait_until="load")
+    page.wait_for_function("() => document.querySelector('.bv-progress-badge')")
+    assert all(box[1] is None for box in page.evaluate(QUIZZES)), "cleared for good"
+    page.close()

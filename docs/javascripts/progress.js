@@ -19,22 +19,36 @@ import { element, loadStylesheet, onEveryPage } from "./dom.js";
 
 const here = import.meta.url;
 const root = new URL("../", here); // the site's root: this file is javascripts/progress.js
-const STORE = "bv-progress"; // localStorage: {page: {quiz: [ids], exercise: [names]}}
+const STORE = "bv-progress"; // localStorage: {page: {quiz: [ids], exercise: [names], answers: {id: {value, state}}}}
 let page = null; // the page shown, as progress.json names it
 let totals = null; // {page: {quizzes, exercises: [names]}}, from progress.json
 let display = null; // this page's display, if it has checks
 
 document.addEventListener("bv-check", ({ detail }) => {
-  if (!detail?.passed || !["quiz", "exercise"].includes(detail.kind) || !detail.id) return;
+  if (!["quiz", "exercise"].includes(detail?.kind) || !detail.id) return;
   const all = load();
   const mine = all[page] ?? { quiz: [], exercise: [] };
+  if (detail.kind === "quiz" && detail.answer) { // the reader's answer and its mark, right or wrong
+    (mine.answers ??= {})[String(detail.id)] = { value: String(detail.answer.value), state: detail.answer.state };
+  }
   const ids = (mine[detail.kind] ??= []);
-  if (ids.includes(String(detail.id))) return;
-  ids.push(String(detail.id));
+  if (detail.passed && !ids.includes(String(detail.id))) ids.push(String(detail.id));
   all[page] = mine;
   store(all);
   render();
 });
+
+/**
+ * The answer the reader last gave to quiz `id` on this page, {value, state}, or null. Kept with
+ * the progress, so the chapter's Clear forgets it and Undo brings it back: both then show every
+ * quiz of the page as kept (quiz.js: bvShow).
+ */
+export function savedAnswer(id) {
+  return load()[pageOf(location.href)]?.answers?.[String(id)] ?? null;
+}
+const changed = () => {
+  for (const box of document.querySelectorAll(".bv-quiz")) box.bvShow?.(savedAnswer(box.id.replace(/-box$/, "")));
+};
 // Another tab of this site recorded or cleared a check.
 window.addEventListener("storage", (event) => { if (event.key === STORE || event.key === null) render(); });
 
@@ -117,7 +131,8 @@ function makeDisplay() {
     render();
     undo.hidden = false;
     undo.focus(); // Clear has gone (nothing left to clear): the focus moves to Undo
-    status.textContent = "This chapter's progress is cleared.";
+    status.textContent = "This chapter's progress is cleared, and its quiz answers.";
+    changed();
   });
   undo.addEventListener("click", () => {
     const all = load();
@@ -128,6 +143,7 @@ function makeDisplay() {
     render();
     clear.focus();
     status.textContent = "Your progress is back.";
+    changed();
   });
   return state;
 }

@@ -2,7 +2,10 @@
 // answers (data-mistakes: [[number, message]], each computed by running the mistake) are in
 // the HTML, computed by the page's own code at build time (scripts/quizzes.py).
 // Once the reader has answered, the explanation below (the "Answer" that follows the
-// question) folds out, and a "bv-check" event tells the progress display (progress.js).
+// question) folds out, and a "bv-check" event tells progress.js, which keeps the answer and
+// its mark for the next visit.
+
+import { savedAnswer } from "./progress.js";
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
@@ -30,13 +33,19 @@ export function init(box) {
   const feedback = box.querySelector(".bv-quiz__feedback");
   const id = box.id.replace(/-box$/, ""); // quiz-N: the page's number of the quiz, stable
   const mistakes = JSON.parse(box.dataset.mistakes ?? "[]");
+  const input = box.querySelector("input.bv-quiz__input");
+  let restoring = false; // a kept answer: said so, not recorded again
   const answered = (text, state) => {
     const details = explanation(box);
     const opened = details && !details.open;
     if (details) details.open = true;
-    feedback.textContent = opened ? `${text} The explanation is open below.` : text;
+    feedback.textContent = restoring ? `${text} (Your answer from your last visit.)`
+      : opened ? `${text} The explanation is open below.` : text;
     box.dataset.state = state;
-    document.dispatchEvent(new CustomEvent("bv-check", { detail: { kind: "quiz", id, passed: state === "right" } }));
+    if (restoring) return;
+    const value = input ? input.value : box.querySelector("input:checked").value;
+    document.dispatchEvent(new CustomEvent("bv-check",
+      { detail: { kind: "quiz", id, passed: state === "right", answer: { value, state } } }));
   };
   const invalid = (text) => {
     feedback.textContent = text;
@@ -44,7 +53,7 @@ export function init(box) {
   };
   const check = () => {
     if (box.dataset.quiz === "number") {
-      const value = parseNumber(box.querySelector("input").value);
+      const value = parseNumber(input.value);
       if (value === null) return invalid("Type a number, such as 10, −10 or 1e1.");
       const tol = Number(box.dataset.tol);
       if (close(value, Number(box.dataset.key), tol)) return answered(`Right: ${box.dataset.shown}.`, "right");
@@ -64,5 +73,15 @@ export function init(box) {
       check();
     }
   });
+  // A kept answer (or null) shown and marked again: at load, and on the progress's Clear and Undo.
+  box.bvShow = (kept) => {
+    restoring = true;
+    if (input) input.value = kept?.value ?? "";
+    for (const o of box.querySelectorAll("[type=radio]")) o.checked = o.value === kept?.value;
+    if (kept) check();
+    else { feedback.textContent = ""; delete box.dataset.state; }
+    restoring = false;
+  };
+  box.bvShow(savedAnswer(id));
   box.hidden = false;
 }

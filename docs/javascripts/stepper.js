@@ -3,10 +3,8 @@
 // step, the edge they picked) and every number in it is a string the build wrote: this
 // script does no arithmetic.
 //
-// Edit leaf values (stepper-retrace.js, loaded on the first press): the preset's graph and the values go to
-// the reader's Python (python.js), where scripts/stepper_trace.py builds it again from
-// micrograd Values and replays it with micrograd.trace; Graphviz (viz.js) draws it with
-// draw_dot's ids. Reset brings back the build's trace and figure.
+// Edit leaf values: stepper-retrace.js (loaded on the first press) traces them with micrograd
+// in the reader's Python. Reset brings back the build's trace and figure.
 
 import { element } from "./dom.js";
 import { bindGraph, drawStep, edgeAt, remember, recall } from "./graph.js";
@@ -14,8 +12,8 @@ import { bindGraph, drawStep, edgeAt, remember, recall } from "./graph.js";
 const PLAY_MS = 900;
 const EDGE_HINT = "Click or focus an edge (an arrow into an operation) to read its local derivative.";
 
-// Where focus goes when the button that has it is disabled by the step it took: on to the
-// control the reader needs next, never to <body> (a keyboard would start over at the top).
+// Where focus goes when its button is disabled by the step it took: to the control needed
+// next, never to <body> (a keyboard would start over at the top).
 const NEXT_FOCUS = {
   forward: ["backward", "back"],
   backward: ["back", "reset"],
@@ -74,9 +72,7 @@ export async function init(root) {
       "Run with these values");
     leaves.replaceChildren(element("fieldset", {}, element("legend", { text: "Leaf values" }), ...fields, run));
   }
-  // The trace on its way from the reader's Python, or null. While it is on its way the steps
-  // wait (the figure and captions are the old values', the fields the new ones); Reset or
-  // another preset cancels it: its answer, when it comes, is dropped.
+  // The trace on its way, or null: the steps wait for it; Reset or another preset cancels it.
   let tracing = null;
   const settle = (note) => {
     tracing = null;
@@ -161,14 +157,15 @@ export async function init(root) {
     const { caption: text, phase } = drawStep(view, data.presets[preset], step);
     if (edge === null) view.unread();
     edgeNote.textContent = edge === null ? EDGE_HINT : edgeText(edge);
+    const busy = Boolean(tracing);
     status.textContent = `Step ${step} of ${total}: ${phase}`;
-    caption.textContent = tracing ? "Tracing your values in Python: the steps wait for the new trace. " +
+    caption.textContent = busy ? "Tracing your values in Python: the steps wait for the new trace. " +
       "Reset cancels it." : text ?? "Nothing computed yet. Next forward step runs the forward pass, leaf nodes first.";
-    buttons.forward.disabled = Boolean(tracing) || step >= forward;
-    buttons.backward.disabled = Boolean(tracing) || step < forward || step >= total;
-    buttons.back.disabled = Boolean(tracing) || step === 0;
-    buttons.reset.disabled = !tracing && step === 0 && !edited();
-    buttons.play.disabled = Boolean(tracing) || (step >= total && !timer);
+    buttons.forward.disabled = busy || step >= forward;
+    buttons.backward.disabled = busy || step < forward || step >= total;
+    buttons.back.disabled = busy || step === 0;
+    buttons.reset.disabled = !busy && step === 0 && !edited();
+    buttons.play.disabled = busy || (step >= total && !timer);
     if (focused && buttons[focused].disabled) {
       const next = NEXT_FOCUS[focused].find((name) => !buttons[name].disabled);
       if (next) buttons[next].focus();
