@@ -385,3 +385,11 @@ def test_the_time_limit_ends_a_layout_with_a_message_and_the_next_graph_draws(bo
     box.wait_for_function(FIGURE, arg=n, timeout=60_000)  # a new worker draws the next graph
     assert box.evaluate(f"n => [...({FIGURE})(n).querySelectorAll('g.node')].map(g => g.dataset.id)", n) == [
         "node1", "node2"]
+
+
+def test_graphvizs_own_error_comes_back_from_its_worker(box):
+    n = box.block
+    run_code(box, 'import graphviz\ngraphviz.Source("digraph { a -> }")\n')
+    box.wait_for_function(f"n => ({NOTE})(n).startsWith('Your figure could not be drawn')", arg=n, timeout=60_000)
+    note = box.evaluate(NOTE, n)
+    assert re.fullmatch(r"Your figure could not be drawn \(.*syntax error in line 1.*\)\.", note), note

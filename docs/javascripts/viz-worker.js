@@ -11,10 +11,17 @@
 let viz = null; // Promise of Viz, loaded once per worker
 
 self.addEventListener("message", async ({ data: { id, dot, module } }) => {
+  let graphviz;
   try {
     viz ??= import(module).then(({ instance }) => instance());
-    const graphviz = await viz;
-    self.postMessage({ id, type: "started" });
+    graphviz = await viz;
+  } catch (error) {
+    viz = null; // a failed load (offline, say) is tried again on the next message
+    self.postMessage({ id, type: "error", message: `Graphviz could not load: ${error.message ?? error}` });
+    return;
+  }
+  self.postMessage({ id, type: "started" });
+  try {
     const result = graphviz.render(dot, { format: "svg", engine: "dot" });
     if (result.status === "success") {
       self.postMessage({ id, type: "svg", svg: result.output });
@@ -23,7 +30,6 @@ self.addEventListener("message", async ({ data: { id, dot, module } }) => {
       self.postMessage({ id, type: "error", message });
     }
   } catch (error) {
-    viz = null; // a failed load (offline, say) is tried again on the next message
     self.postMessage({ id, type: "error", message: String(error.message ?? error) });
   }
 });
