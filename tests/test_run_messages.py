@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from scripts import blocks
+from scripts import ROOT, blocks
 
 RUN = "document.querySelector('.bv-run').runState"
 SECONDS = r"[0-9.]+ s"
@@ -117,3 +117,21 @@ def test_a_doctest_partly_skipped_counts_only_the_examples_that_ran(page, site):
                               f"{'it' if skipped == 1 else 'them'} ({reason}).")
     assert ">>> 6 * 7\n42" in text
     page.evaluate(f"n => {RUN}.blocks[n - 1].reset.click()", block["n"])
+
+
+def test_chapter_9_says_once_why_it_has_no_run_buttons(site):
+    """Issue 27, item 5: chapter 9 had no Run buttons and said nothing about why. Its note's
+    reason is checked against the page: its first block imports NumPy, the browser lacks it
+    (run_blocks.UNAVAILABLE), and the built page binds no Run."""
+    from sybil import Document
+
+    from scripts.examples import python_blocks
+    from scripts.run_blocks import UNAVAILABLE
+
+    text = (ROOT / "docs" / "09-tensors.md").read_text(encoding="utf-8")
+    first = str(next(iter(python_blocks(Document(text, "09-tensors.md")))).lexemes["source"])
+    assert "import numpy" in first and "numpy" in UNAVAILABLE
+    assert not blocks.runnable("09-tensors.md")
+    built = (site / "09-tensors" / "index.html").read_text(encoding="utf-8")
+    assert 'class="bv-run"' not in built
+    assert built.count("No Run button on this page") == 1
