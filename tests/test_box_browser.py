@@ -204,6 +204,7 @@ g.node("a", "click me", URL="javascript:document.title='owned';localStorage.setI
        **{{"class": "md-header md-typeset"}})
 g.node("b", "b", href=url + "/href", image=url + "/image.png", fontname="x\\\\75rl(" + url + "/font)")
 g.edge("a", "b", URL=url + "/edge", labelURL="javascript:alert(1)", label="e")
+g.node("c", "c", style="filled", fillcolor="red:blue")
 g
 '''
 GRAPHVIZ_CLASSES = {"graph", "node", "edge", "cluster"}
@@ -234,6 +235,10 @@ def test_a_graph_from_the_readers_python_is_drawn_with_nothing_active(box, elsew
     assert classes <= GRAPHVIZ_CLASSES, classes
     ids = [value for name, value in drawn["attributes"] if name == "id"]
     assert ids and all(i.startswith(f"bv-live-{n + 1}-") for i in ids), ids
+    # what stays works: node c's gradient fill points at its gradient, whose stops keep their colours
+    gradients = [v[5:-1] for name, v in drawn["attributes"] if name == "fill" and v.startswith("url(#")]
+    assert gradients and set(gradients) <= set(ids), (gradients, ids)
+    assert {v for name, v in drawn["attributes"] if name == "stop-color"} == {"red", "blue"}
     box.locator(".bv-run-figure text", has_text="click me").click()
     time.sleep(0.5)
     assert box.title() == title

@@ -42,6 +42,11 @@ export async function showFigure(state, mine) {
       el.dataset.id = el.id;
       el.id = `bv-live-${state.n}-${el.id}`;
     });
+    for (const name of ["fill", "stroke"]) { // a gradient's reference follows its id
+      svg.querySelectorAll(`[${name}^="url(#"]`).forEach((el) => {
+        el.setAttribute(name, el.getAttribute(name).replace("url(#", `url(#bv-live-${state.n}-`));
+      });
+    }
     svg.querySelectorAll("title").forEach((title) => title.remove());
     svg.setAttribute("role", "img");
     svg.setAttribute("aria-label", mine.figure

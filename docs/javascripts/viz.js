@@ -47,6 +47,13 @@ function loadSanitizer() {
   sanitizer ??= (async () => {
     const { default: DOMPurify } = await import(address("sanitizer"));
     const purify = DOMPurify(window);
+    purify.addHook("beforeSanitizeAttributes", (node) => { // a gradient's colours: attributes, not CSS
+      if (node.localName !== "stop") return;
+      const style = node.getAttribute("style") ?? "";
+      for (const [, name, value] of style.matchAll(/(stop-(?:color|opacity)):([#\w.]+)(?=;|$)/g)) {
+        node.setAttribute(name, value);
+      }
+    });
     purify.addHook("uponSanitizeAttribute", (node, data) => {
       if (data.attrName === "class") {
         data.attrValue = data.attrValue.split(/\s+/).filter((name) => CLASSES.has(name)).join(" ");
