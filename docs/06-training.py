@@ -32,7 +32,7 @@ from micrograd.engine import Value, topological_order
 from micrograd.nn import MLP
 
 # plots that stay readable on a phone: narrow, sharp, large labels
-plt.rcParams.update({"figure.figsize": (5, 3.2), "figure.dpi": 144, "font.size": 11})
+plt.rcParams.update({"figure.figsize": (5, 3.2), "figure.dpi": 144, "font.size": 13})
 
 # %% [markdown]
 # ## The data: two moons

@@ -414,3 +414,29 @@ def test_a_quiz_on_the_training_page_leaves_no_comment_text_and_its_answer_opens
     assert quiz.get_attribute("data-state") == "right"
     assert fold.get_attribute("open") is not None
     assert quiz.locator(".bv-quiz__feedback").text_content().endswith("The explanation is open below.")
+
+
+PHONE_COLUMN_PX = 320  # the narrowest column a phone gives a plot (a 360 px screen); 358 at 390 px
+
+
+def test_a_plots_text_is_11px_or_more_on_a_phone(executed_notebook):
+    """Issue 27, item 5: chapter 6's plot labels were 9–10 px on a phone. A plot is shown as
+    wide as the column (extra.css: img.plot), so its text's size on screen is its size in the
+    PNG (font.size in points at figure.dpi) scaled by the column over the PNG's width. Every
+    text of the plots is font.size: no cell sets a size of its own."""
+    import ast
+    import base64
+    import struct
+
+    source = NOTEBOOK.read_text(encoding="utf-8")
+    call = next(node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Call)
+                and ast.unparse(node.func) == "plt.rcParams.update")
+    settings = ast.literal_eval(call.args[0])
+    assert not re.search(r"fontsize|labelsize", source), "a text of its own size: check it here too"
+    em_in_png = settings["font.size"] * settings["figure.dpi"] / 72
+    widths = [struct.unpack(">I", base64.b64decode(output["data"]["image/png"])[16:20])[0]
+              for cell in executed_notebook.cells if cell.cell_type == "code"
+              for output in cell.get("outputs", []) if "image/png" in output.get("data", {})]
+    assert len(widths) == 3, widths
+    smallest = {width: round(em_in_png * min(1, PHONE_COLUMN_PX / width), 1) for width in widths}
+    assert all(px >= 11 for px in smallest.values()), smallest
