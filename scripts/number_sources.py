@@ -29,9 +29,11 @@ link, and its source lists every number of the formula.
 """
 
 import ast
+import bisect
 import dataclasses
 import doctest
 import html
+import itertools
 import json
 import math
 import re
@@ -119,8 +121,11 @@ def choose(number, shown):
     None and the reason there is none (missing or ambiguous). A source that shows the number
     with the sign the prose gives it ("$c = 10$": 10.0, not f's −10.0) is taken first."""
     for signed in (True, False):
-        holding = [dataclasses.replace(s, values=[v for v in s.values if _holds(number, v, signed)]) for s in shown]
-        holding = [s for s in holding if s.values]
+        holding = []
+        for s in shown:
+            values = [v for v in s.values if _holds(number, v, signed)]
+            if values:
+                holding.append(dataclasses.replace(s, values=values))
         above = [s for s in holding if s.line < number.line]
         below = [s for s in holding if s.line > number.line and (s.block is not None or s.kind != "printed")]
         nearest_below = min((s.line for s in below), default=None)
@@ -149,7 +154,15 @@ def choose(number, shown):
 
 
 def _holds(number, value, signed):
-    return matches(number, [value]) and (not signed or value == 0 or (value < 0) == number.negative)
+    if signed and value != 0 and (value < 0) != number.negative:
+        return False
+    distance, size = abs(abs(value) - abs(number.value)), abs(number.value)
+    if number.significant is not None:
+        if not 0.5 * size <= abs(value) <= 2 * size:  # cannot round to it: spare matches() the work
+            return False
+    elif distance > 0.5 + 1e-9:
+        return False
+    return matches(number, [value])
 
 
 def describe(shown):
@@ -187,9 +200,14 @@ def link_numbers(markdown, found, where):
     text = "\n".join(lines)  # the same length up to the last fence: offsets below it moved
     moved = [(line, len(f" {{#{anchor(block)}}}")) for block, line in found["blocks"]]
 
-    def at(offset):  # an offset in the page as read -> in text
-        row = markdown.count("\n", 0, offset) + 1
-        return offset + sum(width for line, width in moved if line < row)
+    starts = [0] + [i + 1 for i, char in enumerate(markdown) if char == "\n"]
+    fences = [line for line, _ in moved]
+    widths = list(itertools.accumulate(width for _, width in moved))
+
+    def at(offset):  # an offset in the page as read -> in text: after the fences above it
+        row = bisect.bisect_right(starts, offset)  # the 1-based line of the offset
+        before = bisect.bisect_left(fences, row)  # fences on lines above it
+        return offset + (widths[before - 1] if before else 0)
 
     edits = {}  # (start, end) in text -> its numbers: a formula once, for all of its numbers
     for number in found["numbers"]:
