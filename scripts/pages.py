@@ -105,7 +105,7 @@ def run(path, src_uri=None):
 # Imported once by the build's fork server (scripts/hooks/pages.py), so a page's process
 # starts with them loaded. Never micrograd or the rest of scripts: a page always runs
 # their current code.
-PRELOAD = ["sybil", "graphviz", "markdown", "pymdownx.arithmatex", "nbformat", "jupytext", "numpy",
+PRELOAD = ["sybil", "graphviz", "markdown", "markdown_it", "pymdownx.arithmatex", "nbformat", "jupytext", "numpy",
            "matplotlib.pyplot"]
 
 
