@@ -135,3 +135,30 @@ def test_chapter_9_says_once_why_it_has_no_run_buttons(site):
     built = (site / "09-tensors" / "index.html").read_text(encoding="utf-8")
     assert 'class="bv-run"' not in built
     assert built.count("No Run button on this page") == 1
+
+
+def test_a_run_stopped_while_it_waits_says_nothing_of_it_ran_and_the_run_before_goes_on(page, site):
+    """A Run queued behind another and stopped said 'Stopped. Python was shut down', which it
+    was not: the Run before it went on. Each Run bar's Stop (python.js) ends only its own Run."""
+    open_chapter(page, "01-computational-graphs")
+    shown = [b for b in visible(site, "01-computational-graphs") if b["kind"] == "code" and not b["skip"]]
+    first, later = shown[0]["n"], shown[1]["n"]
+    page.evaluate(f"""async (n) => {{
+        const block = {RUN}.blocks[n - 1];
+        block.edit.click();
+        while (!block.editor) await new Promise((r) => setTimeout(r, 50));
+        block.editor.setCode('import time\\ntime.sleep(4)\\nprint("slept")');
+        block.run.click();
+    }}""", first)
+    page.wait_for_function(f"n => {RUN}.blocks[n - 1].progress.textContent === 'Running…'", arg=first,
+                           timeout=60_000)  # its Python up and its code running: the next Run waits
+    page.evaluate(f"n => {RUN}.blocks[n - 1].run.click()", later)
+    stop = page.locator(".bv-run-bar").nth(later - 1).locator(".bv-stop")
+    stop.wait_for()
+    stop.click()
+    page.wait_for_function(f"n => !{RUN}.blocks[n - 1].running", arg=later)
+    assert page.evaluate(f"n => {RUN}.blocks[n - 1].output.textContent", later) == \
+        "Stopped before it started: nothing of it ran."
+    page.wait_for_function(f"n => !{RUN}.blocks[n - 1].running", arg=first, timeout=60_000)
+    assert page.evaluate(f"n => {RUN}.blocks[n - 1].output.textContent", first) == "slept"
+    page.evaluate(f"n => {RUN}.blocks[n - 1].reset.click()", first)

@@ -57,7 +57,8 @@ def keep_python_busy(page, seconds=3):
         block.editor.setCode(`import time\ntime.sleep(${seconds})`);
         block.run.click();
     }""", seconds)
-    page.wait_for_function("() => document.querySelector('.bv-run').runState.blocks[0].running")
+    page.wait_for_function("() => document.querySelector('.bv-run').runState.blocks[0].progress.textContent"
+                           " === 'Running…'", timeout=60_000)  # Python up, the sleep running
 
 
 def press_run(widget, label, value):
@@ -117,3 +118,18 @@ def test_another_preset_cancels_a_trace_on_its_way(chapter_1):
     assert enabled(widget)["Next forward step"]
     presets.filter(has_text="the neuron").click()
     assert widget.get_by_label("w1", exact=True).input_value() != "-7"
+
+
+def test_a_trace_has_stop_and_stopping_it_says_so_and_frees_the_steps(chapter_1):
+    """Issue 25: every Run has Stop, the steppers' too. Stopped while it waits behind another
+    Run, nothing of it ran, and the message says so (not that Python was shut down)."""
+    page = chapter_1
+    widget = neuron(page)
+    keep_python_busy(page, seconds=5)
+    press_run(widget, "w1", "-9")
+    stop = widget.locator("fieldset .bv-stop")
+    stop.wait_for()
+    stop.click()
+    assert note(widget) == "Stopped before it started: nothing of it ran."
+    assert enabled(widget)["Next forward step"] and widget.locator(".bv-stop").count() == 0
+    assert page.evaluate("() => document.activeElement.dataset.action") == "values"

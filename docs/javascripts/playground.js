@@ -123,7 +123,8 @@ export function init(root) {
       const ms = (t) => `${Math.round(t)} ms`;
       state.timing = { pythonMs: answer.runMs, drawMs: performance.now() - drawing,
         totalMs: performance.now() - started, startMs: answer.coldStart ? answer.startMs : 0 };
-      progress.textContent = (answer.coldStart ? `Python started in ${(answer.startMs / 1000).toFixed(1)} s. ` : "") +
+      progress.textContent = (answer.restarted ? `${answer.restarted} ` : "") +
+        (answer.coldStart ? `Python started in ${(answer.startMs / 1000).toFixed(1)} s. ` : "") +
         `Built, traced and ${data.check.complete ? "checked" : "checked, where finite differences could be " +
           "taken,"} by micrograd in ${ms(answer.runMs)}; drawn in ${ms(state.timing.drawMs)}.`;
     } catch (error) {

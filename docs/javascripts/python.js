@@ -118,14 +118,16 @@ function enqueue(request, options) {
   options = { ...options, signal };
   const stop = options.stopIn ? stopButton(options.stopIn, mine.controller, options.afterStop) : null;
   if (stop) signal.addEventListener("abort", stop, { once: true });
-  const run = queue.then(() => runOnce(request, options)).finally(() => {
+  const run = queue.then(() => { mine.started = true; return runOnce(request, options); }).finally(() => {
     runs.delete(mine);
     stop?.();
   });
   queue = run;
-  // Stopped while it waits behind another Run: it answers at once (and never starts).
+  // Stopped while it waits behind another Run: it answers at once (and never starts, so no
+  // Python of its was shut down); stopped while it runs, its worker is ended (runOnce).
   const stoppedEarly = new Promise((resolve) => {
-    signal.addEventListener("abort", () => resolve(STOPPED_BY_READER), { once: true });
+    signal.addEventListener("abort", () => resolve(mine.started ? STOPPED_BY_READER : STOPPED_WAITING),
+      { once: true });
   });
   return Promise.race([run, stoppedEarly]);
 }
@@ -184,12 +186,13 @@ const HELD = `${BUSY} It was shut down and started again.`;
 /** A Run the reader stopped (its signal aborted). */
 const STOPPED_BY_READER = { kind: "stopped",
   message: "Stopped. Python was shut down; the next Run starts it again." };
+const STOPPED_WAITING = { kind: "stopped", message: "Stopped before it started: nothing of it ran." };
 
 function runOnce(request, options) {
   const { runtimeURL, pythonURL, runtimeBytes, timeoutMs, onProgress, runningText, signal, fresh, restarted } = options;
   return new Promise((resolve) => {
     if (signal?.aborted) {
-      resolve({ ...STOPPED_BY_READER, message: "Stopped before it started." });
+      resolve(STOPPED_WAITING);
       return;
     }
     // An exercise: a worker that has run nothing of the reader's (the spare, loading or up).

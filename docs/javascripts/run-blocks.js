@@ -219,9 +219,7 @@ async function runBlock(state) {
   } finally {
     state.result = result; // the whole report, for the browser tests
     try {
-      // A stopped Run shows its message as a Run stopped at its limit does.
-      (await import("./run-output.js")).show(state, result.kind === "stopped" ? { ...result, kind: "timeout" } : result);
-      if (result.restarted) state.progress.textContent = `${result.restarted} ${state.progress.textContent}`.trim();
+      (await import("./run-output.js")).show(state, result);
     } catch (error) {
       state.progress.textContent = `The result could not be shown (${error.message}).`;
     }

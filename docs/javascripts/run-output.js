@@ -11,7 +11,7 @@ const lastLine = (text) => text.trim().split("\n").pop();
 export function show(state, result) {
   const { output, progress } = state;
   output.replaceChildren();
-  if (result.kind === "timeout") {
+  if (result.kind === "timeout" || result.kind === "stopped") { // ended at its limit, or by Stop
     progress.textContent = "";
     output.append(paragraph("bv-run-fail", result.message));
     return;
@@ -27,8 +27,8 @@ export function show(state, result) {
   }
   const { results } = result.report;
   const mine = results[results.length - 1];
-  progress.textContent = (result.coldStart ? `Python started in ${seconds(result.startMs)}. ` : "") +
-    ranLine(state, results, result.runMs);
+  progress.textContent = (result.restarted ? `${result.restarted} ` : "") + // why Python started again first
+    (result.coldStart ? `Python started in ${seconds(result.startMs)}. ` : "") + ranLine(state, results, result.runMs);
 
   const edited = results.some((r) => r.edited); // then a difference is the reader's, not the version's
   const versionNote = edited ? "" : versions(state.page, result.report);

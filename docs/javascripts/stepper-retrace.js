@@ -8,7 +8,8 @@ const CHUNK = 9000; // characters of the replay's JSON per block (a block prints
 
 // The preset's graph with `values` through micrograd.trace in the reader's Python:
 // {preset, svg, described} or {message} (a value refused, or Python could not run it).
-export async function retrace(p, values, onProgress) {
+// bar: where Stop shows while the Run waits or runs (python.js), its button `values` after.
+export async function retrace(p, values, onProgress, bar) {
   const { runBlocks } = await import("./python.js");
   const { drawSVG } = await import("./viz.js");
   const literal = (text) => JSON.stringify(text); // a JSON string is a Python string literal
@@ -19,7 +20,7 @@ export async function retrace(p, values, onProgress) {
     `print(_bv_text[${k * CHUNK}:${(k + 1) * CHUNK}], end="")`)].map((source) =>
     ({ line: 0, kind: "code", hidden: true, source, skip: null, when: null, figure: false }));
   const answer = await runBlocks({ blocks: JSON.stringify({ blocks }), upto: blocks.length - 1,
-    timeoutMs: TIMEOUT_MS, onProgress });
+    timeoutMs: TIMEOUT_MS, onProgress, stopIn: bar, afterStop: bar.querySelector("[data-action=values]") });
   if (answer.kind !== "result") return { message: answer.message };
   const results = answer.report.results;
   const failed = results.find((r) => r.status !== "ran");
@@ -28,5 +29,5 @@ export async function retrace(p, values, onProgress) {
   const reply = JSON.parse(results.slice(1).map((r) => r.output).join(""));
   if (!reply.ok) return { message: reply.message };
   const described = p.leaves.map((leaf) => `${leaf.label} = ${values[leaf.id].trim()}`).join(", ");
-  return { preset: reply.preset, svg: await drawSVG(results[0].dot), described };
+  return { preset: reply.preset, svg: await drawSVG(results[0].dot), described, restarted: answer.restarted };
 }

@@ -96,7 +96,7 @@ export async function init(root) {
       const { retrace } = await import("./stepper-retrace.js");
       const answer = await retrace(built.presets[at], values, (text) => {
         if (tracing === mine) leafNote.textContent = text;
-      });
+      }, leaves.querySelector("fieldset"));
       if (tracing !== mine) return; // cancelled by Reset or another preset
       if (answer.message) { settle(answer.message); show(step); return; }
       settle();
@@ -104,8 +104,8 @@ export async function init(root) {
       svgs[at] = answer.svg;
       rebind(null);
       show(0);
-      leafNote.textContent = `Traced by micrograd in your browser with ${answer.described}: step through it, ` +
-        "or Reset for the page's values.";
+      leafNote.textContent = (answer.restarted ? `${answer.restarted} ` : "") + "Traced by micrograd in your " +
+        `browser with ${answer.described}: step through it, or Reset for the page's values.`;
       root.retraceMs = performance.now() - started; // press to new trace drawn, for the browser tests
     } catch (error) {
       if (tracing === mine) { settle(`It could not be traced: ${error.message ?? error}`); show(step); }
