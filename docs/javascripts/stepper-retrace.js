@@ -7,7 +7,7 @@ const TIMEOUT_MS = 20000;
 const CHUNK = 9000; // characters of the replay's JSON per block (a block prints at most 10,000)
 
 // The preset's graph with `values` through micrograd.trace in the reader's Python:
-// {preset, svg, described} or {message} (a value refused, or Python could not run it).
+// {preset, svg, note} or {message} (a value refused, or Python could not run it).
 // bar: where Stop shows while the Run waits or runs (python.js), its button `values` after.
 export async function retrace(p, values, onProgress, bar) {
   const { runBlocks } = await import("./python.js");
@@ -29,5 +29,7 @@ export async function retrace(p, values, onProgress, bar) {
   const reply = JSON.parse(results.slice(1).map((r) => r.output).join(""));
   if (!reply.ok) return { message: reply.message };
   const described = p.leaves.map((leaf) => `${leaf.label} = ${values[leaf.id].trim()}`).join(", ");
-  return { preset: reply.preset, svg: await drawSVG(results[0].dot), described, restarted: answer.restarted };
+  const note = (answer.restarted ? `${answer.restarted} ` : "") + // why Python started again, if it did
+    `Traced by micrograd in your browser with ${described}: step through it, or Reset for the page's values.`;
+  return { preset: reply.preset, svg: await drawSVG(results[0].dot), note };
 }

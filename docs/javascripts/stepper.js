@@ -104,8 +104,7 @@ export async function init(root) {
       svgs[at] = answer.svg;
       rebind(null);
       show(0);
-      leafNote.textContent = (answer.restarted ? `${answer.restarted} ` : "") + "Traced by micrograd in your " +
-        `browser with ${answer.described}: step through it, or Reset for the page's values.`;
+      leafNote.textContent = answer.note;
       root.retraceMs = performance.now() - started; // press to new trace drawn, for the browser tests
     } catch (error) {
       if (tracing === mine) { settle(`It could not be traced: ${error.message ?? error}`); show(step); }
