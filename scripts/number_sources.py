@@ -372,7 +372,23 @@ def svg_texts(svg):
 
 
 def _lines(kind, block, line, code, output):
-    return [Shown(kind, block, line, code, out.strip(), _values(out)) for out in output.split("\n") if _values(out)]
+    shown = []
+    for out in output.split("\n"):
+        values = _values(_QUOTED.sub(_unless_number, out))  # not the 3 of the string '**3'
+        if values:
+            shown.append(Shown(kind, block, line, code, out.strip(), values))
+    return shown
+
+
+_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")  # a str in a repr: a name or a text, unless a number
+
+
+def _unless_number(match):
+    try:
+        float(match[0][1:-1])
+    except ValueError:
+        return " " * len(match[0])
+    return match[0]
 
 
 def _assertions(block, line, source):

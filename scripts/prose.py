@@ -27,16 +27,14 @@ from pymdownx import arithmatex
 from scripts.examples import material_blocks
 
 # Numbers in prose that are not results, so no code has to compute them, and the site shows
-# them as plain text. A reference to a chapter ("chapter 4", "Chapters 1 to 5", a link's text
-# included) is exempt on every page; the rest by phrase: page -> {phrase as written: why}.
+# them as plain text. On every page: a reference to a chapter ("chapter 4", "Chapters 1 to 5",
+# a link's text included) and a version number ("micrograd 0.1.0"); the rest by phrase:
+# page -> {phrase as written: why}.
 CHAPTER_REFERENCE = re.compile(r"\b[Cc]hapters? \d+(?: (?:to|and) \d+)?\b")
+VERSION = re.compile(r"(?<![\w.])\d+\.\d+\.\d+(?![\w.]*\d)")
 EXEMPT = {
-    "index.md": {
-        "micrograd 0.1.0": "a version number",
-    },
     "01-computational-graphs.md": {
         "1. Computational graphs": "the chapter's number",
-        "micrograd 0.1.0": "a version number",
     },
     "02-chain-rule.md": {
         "2. The chain rule": "the chapter's number",
@@ -50,7 +48,6 @@ EXEMPT = {
     },
     "05-neurons-layers-networks.md": {
         "5. Neurons": "the chapter's number",
-        "0.1.0": "micrograd's version number (\"micrograd 0.1.0\" across a line break)",
     },
     "06-training.py": {
         "6. Training": "the chapter's number",
@@ -75,7 +72,6 @@ EXEMPT = {
     },
     "10-under-the-hood.md": {
         "10. Under the hood": "the chapter's number",
-        "0.1.0": "micrograd's version number",
         "Python 3.10": "a Python version",
         "Python 3.11": "a Python version",
     },
@@ -83,12 +79,13 @@ EXEMPT = {
 
 
 def exempt_phrases(page):
-    """The exempt phrases of a page (its file name, e.g. "04-engine.md"): EXEMPT's, and every
-    chapter reference, as a function of a run of prose -> the phrases in it."""
+    """The exempt phrases of a page (its file name, e.g. "04-engine.md"): EXEMPT's, every chapter
+    reference and every version number, as a function of a run of prose -> the phrases in it."""
     phrases = EXEMPT.get(page, {})
 
     def found(text):
-        return [phrase for phrase in phrases if phrase in text] + CHAPTER_REFERENCE.findall(text)
+        return ([phrase for phrase in phrases if phrase in text] + CHAPTER_REFERENCE.findall(text)
+                + VERSION.findall(text))
 
     return found
 
@@ -135,6 +132,8 @@ def _normalised(text):
 
     def sub(pattern, replace):
         nonlocal text, spans
+        if not re.search(pattern, text):
+            return
         pieces, mapped, at = [], [], 0
         for match in re.finditer(pattern, text):
             pieces.append(text[at:match.start()])

@@ -90,7 +90,7 @@ def test_a_number_without_one_exact_source_is_a_problem_naming_page_and_line(tex
 
 
 def test_exempt_numbers_and_chapter_references_stay_plain_text():
-    text = "# 4. The engine\n\nAs chapter 3 showed, and Chapters 1 to 5 say.\n"
+    text = "# 4. The engine\n\nAs chapter 3 showed, and Chapters 1 to 5 say, in micrograd 0.1.0 too.\n"
     assert page_numbers(text, exempt_phrases("04-engine.md")) == []
     assert [n.text for n in page_numbers(text, exempt_phrases("other.md"))] == ["4"]
 
