@@ -14,7 +14,7 @@
 // One box for the page, placed from one read of the number's and the box's rectangles, in
 // one animation frame: no layout read after a write.
 
-import { element } from "./dom.js";
+import { element, onEveryPage } from "./dom.js";
 
 let box = null; // the page's one box, moved to the number it describes
 let shownFor = null; // the number (a link) whose source is shown
@@ -24,7 +24,7 @@ let count = 0; // descriptions made this session: their ids are unique across in
 
 /** Bind one number (an `a.bv-number` that scripts/number_sources.py wrote). */
 export function init(link) {
-  const sources = JSON.parse(link.dataset.bvSource);
+  const sources = grouped(JSON.parse(link.dataset.bvSource));
   link.sources = sources;
   const description = element("span", { id: `bv-number-source-${++count}`, hidden: "", text: describe(sources) });
   link.after(description);
@@ -49,6 +49,18 @@ export function init(link) {
   listenOnce();
 }
 
+/** A formula's numbers with one source said once: "1, 2" before it, not a line for each. */
+function grouped(sources) {
+  const by = new Map();
+  for (const source of sources) {
+    const key = JSON.stringify([source.kind, source.label, source.code, source.shown]);
+    const known = by.get(key);
+    if (!known) by.set(key, { ...source, numbers: [source.number] });
+    else if (!known.numbers.includes(source.number)) known.numbers.push(source.number);
+  }
+  return [...by.values()].map((source) => ({ ...source, number: source.numbers.join(", ") }));
+}
+
 /** The source as a sentence, without the printed value the reader has just heard. */
 function describe(sources) {
   const one = (s) => {
@@ -69,6 +81,7 @@ function listenOnce() {
   document.addEventListener("pointerdown", (event) => {
     if (shownFor && !shownFor.contains(event.target) && !box.contains(event.target)) hide();
   });
+  onEveryPage(hide); // Material's instant navigation keeps the box: not the last page's source
 }
 
 function makeBox() {
