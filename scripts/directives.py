@@ -65,7 +65,7 @@ class Collector:
 
     def url(self, asset):
         """A URL to a generated file, relative to the page as served (use_directory_urls:
-        docs/a/b.md is served at a/b/, docs/index.md at the top), for a script to fetch."""
+        docs/<page>.md is served at <page>/, docs/index.md at the top), for a script to fetch."""
         served = self.src_uri.parent if self.src_uri.stem == "index" else self.src_uri.with_suffix("")
         return posixpath.relpath(asset, str(served))
 

@@ -11,7 +11,7 @@ The site serves them as one small JSON file, TOTALS, keyed by page URL:
 
     {"pages": {"04-engine/": {"quizzes": 5, "exercises": ["local_add_mul", ...]}, ...}}
 
-Only chapters (docs/NN-name.*) with at least one check are listed. What the reader has done is
+Only chapters (docs/NN-*.md, docs/NN-*.py) with at least one check are listed. What the reader has done is
 kept in their browser only (localStorage): no account, no server.
 """
 
@@ -35,7 +35,7 @@ def checks_of_run(outputs):
 
 
 def checks_of_notebook(path):
-    """{"quizzes": n, "exercises": []} for a jupytext notebook chapter (docs/NN-name.py)."""
+    """{"quizzes": n, "exercises": []} for a jupytext notebook chapter (docs/NN-*.py)."""
     from scripts.training_notebook import quiz_count
 
     return {"quizzes": quiz_count(path), "exercises": []}

@@ -308,8 +308,8 @@ def test_a_download_says_where_it_comes_from_then_installs_what_it_needs():
 
 
 def _tiny_site(tmp_path, cells):
-    """A site of one notebook chapter, docs/01-tiny.py (jupytext percent format) with `cells`,
-    built by the notebook hook and mkdocs-jupyter as the real site is: (mkdocs.yml, site/)."""
+    """A site in tmp_path of one notebook chapter, 01-tiny.py in its docs/ (jupytext percent format)
+    with `cells`, built by the notebook hook and mkdocs-jupyter as the real site is: (mkdocs.yml, site/)."""
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "index.md").write_text("# Home\n", encoding="utf-8")
