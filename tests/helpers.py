@@ -1,6 +1,7 @@
 """Helpers for the site and browser tests (imported by tests/conftest.py and the test modules)."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -86,3 +87,13 @@ def follow(page, selector, path):
     page.locator(selector).first.click()
     page.wait_for_function(f"path => location.pathname.endsWith(path) && {BOUND}", arg=path)
     assert page.evaluate("() => window.bvSamePage === true"), f"{path}: the page was reloaded"
+
+
+def documented_csp():
+    """The Content-Security-Policy MAINTAINERS.md tells a static host to send, from its one
+    `Content-Security-Policy: ...` line: the browser tests serve the site with it, so what a
+    host is told is what the tests ran under. AssertionError if there is not exactly one."""
+    text = (ROOT / "MAINTAINERS.md").read_text(encoding="utf-8")
+    policies = re.findall(r"^Content-Security-Policy: (.+)$", text, re.M)
+    assert len(policies) == 1, f"MAINTAINERS.md gives {len(policies)} Content-Security-Policy lines, not 1"
+    return policies[0]

@@ -27,8 +27,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from scripts import ROOT
-from tests.helpers import foreign, recorded
+from tests.helpers import documented_csp, foreign, recorded
 
 RUN = "document.querySelector('.bv-run').runState"
 FIGURE = f"n => {RUN}.blocks[n].output.querySelector('.bv-run-figure svg')"
@@ -247,7 +246,7 @@ def test_a_graph_from_the_readers_python_is_drawn_with_nothing_active(box, elsew
     assert foreign(box, box.origin) == []
 
 
-# --- What it costs, and the README's Content-Security-Policy --------------------------------
+# --- What it costs, and the documented Content-Security-Policy (MAINTAINERS.md) ------------
 
 def test_the_sanitizer_and_the_worker_load_with_the_first_drawing_only_and_are_small(box, site):
     run_code(box, SMALL)
@@ -264,15 +263,10 @@ def test_the_sanitizer_and_the_worker_load_with_the_first_drawing_only_and_are_s
     assert sum(gz for _, gz in sizes.values()) < 30_000, sizes
 
 
-def readme_csp():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    return re.search(r"^Content-Security-Policy: (.+)$", readme, re.M).group(1)
-
-
-def test_a_graph_draws_in_its_worker_under_the_readmes_content_security_policy(browser, site):
+def test_a_graph_draws_in_its_worker_under_the_documented_content_security_policy(browser, site):
     class Handler(http.server.SimpleHTTPRequestHandler):
         def end_headers(self):
-            self.send_header("Content-Security-Policy", readme_csp())
+            self.send_header("Content-Security-Policy", documented_csp())
             super().end_headers()
 
         def log_message(self, *args):

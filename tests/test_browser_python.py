@@ -22,7 +22,7 @@ import urllib.request
 import pytest
 
 from scripts import ROOT, blocks, exercise_format, exercise_runner
-from tests.helpers import KNOWN_DIFFERENCES
+from tests.helpers import KNOWN_DIFFERENCES, documented_csp
 
 ORDER = ["local_add_mul", "local_pow_tanh_exp_relu", "chain_rule", "topological_sort", "backward", "zero_grad",
          "whole_engine"]
@@ -1055,19 +1055,14 @@ def test_a_block_that_frees_a_deep_graph_says_what_stopped_python(chapter, site)
     del chapter.console[errors_before:]
 
 
-# The README's Content-Security-Policy for hosts that can send headers: it must let the site,
-# Pyodide (WebAssembly, and the eval of its loader) and the editor work, and connect nowhere else.
-CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval'; "
-       "style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; "
-       "worker-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'")
-
-
-def test_the_readmes_content_security_policy_lets_everything_run(chromium, site):
-    """The site served with the README's CSP header: an exercise and a chapter block run, and
+# The Content-Security-Policy MAINTAINERS.md gives hosts that can send headers: it must let the
+# site, Pyodide (WebAssembly, and the eval of its loader) and the editor work, and connect nowhere else.
+def test_the_documented_content_security_policy_lets_everything_run(chromium, site):
+    """The site served with MAINTAINERS.md's CSP header: an exercise and a chapter block run, and
     the browser reports no violation, from the page or from the worker."""
     class Handler(http.server.SimpleHTTPRequestHandler):
         def end_headers(self):
-            self.send_header("Content-Security-Policy", CSP)
+            self.send_header("Content-Security-Policy", documented_csp())
             super().end_headers()
 
         def log_message(self, *args):

@@ -18,7 +18,7 @@ import yaml
 from mkdocs.utils.yaml import yaml_load
 
 from scripts import ROOT
-from tests.helpers import page_urls
+from tests.helpers import documented_csp, page_urls
 from tests.test_site import Tags
 
 WORKFLOWS = ROOT / ".github" / "workflows"
@@ -142,10 +142,22 @@ def test_the_header_links_to_the_repository_without_asking_githubs_api(site, con
         assert not [a for _, a in tags if a.get("data-md-component") == "source"], url
 
 
-def test_the_readme_gives_the_content_security_policy_the_browser_test_runs_under():
-    """The header a static host is told to send is the one tests/test_browser_python.py
-    serves the site with, where an exercise and a chapter block run."""
-    from tests.test_browser_python import CSP
-
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert f"\nContent-Security-Policy: {CSP}\n" in readme
+def test_the_content_security_policy_is_documented_once_and_no_test_keeps_a_copy():
+    """MAINTAINERS.md gives the one header a static host is told to send; it keeps every request
+    on the site, and every test that serves the site with a policy reads it from there
+    (tests/helpers.py: documented_csp), so the tests run under what a host is told."""
+    directives = {}
+    for directive in documented_csp().split(";"):
+        name, *sources = directive.split()
+        directives[name] = sources
+    assert directives["connect-src"] == ["'self'"] and directives["default-src"] == ["'self'"]
+    assert not [s for sources in directives.values() for s in sources if re.match(r"\w+://|\*", s)], directives
+    senders, copies = [], []
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if 'send_header("Content-Security-Policy"' in text:
+            senders.append(path.name)
+            assert 'send_header("Content-Security-Policy", documented_csp())' in text, path.name
+        copies += [f"{path.name}: {m}" for m in re.findall(r"[\w-]+-src '[\w-]+'", text)]
+    assert {"test_browser_python.py", "test_box_browser.py"} <= set(senders), senders
+    assert copies == [], "a policy spelled in a test, not read from MAINTAINERS.md"
