@@ -3,7 +3,7 @@
 run(exercise, code) -> Report: the code in a fresh namespace, then every
 test_* function of the exercise's tests section, each given the reader's
 names; nothing the reader's code does escapes as an exception. The browser's
-Python worker (docs/javascripts/python-worker.js) calls run_json. Stdlib
+Python worker (docs/javascripts/python-worker.js) calls run_dict through scripts/calls.py. Stdlib
 only: it runs under pytest (CPython) and in Pyodide.
 """
 
@@ -11,7 +11,6 @@ import ast
 import contextlib
 import dataclasses
 import io
-import json
 import traceback
 
 from scripts.exercise_checks import Fail, release_deep_graphs
@@ -90,11 +89,12 @@ def run(exercise, code):
     return Report(results, clip(output.getvalue()), note)
 
 
-def run_json(name, code):
-    """run(name, code) as a JSON str, for the browser worker: {results, output, note}."""
+def run_dict(name, code):
+    """run(name, code) as the page reads it (scripts/calls.py: run_exercise): {"results": [{name,
+    passed, message}], "output", "note"}."""
     report = run(name, code)
-    return json.dumps({"results": [dataclasses.asdict(r) for r in report.results],
-                       "output": report.output, "note": report.note})
+    return {"results": [dataclasses.asdict(r) for r in report.results], "output": report.output,
+            "note": report.note}
 
 
 def _tests(exercise):

@@ -20,12 +20,10 @@ formats no number: every text it shows, the table's included, is written here.
 A shared link carries only the two texts: they are data, parsed by the whitelist here,
 never evaluated. Stdlib and micrograd only: this module runs in CPython (tests/
 test_playground.py) and in the reader's browser (Pyodide), where the site's Python zip
-holds it (scripts/site_python.py) and scripts/run_blocks.py runs it as a block of kind
-"playground".
+holds it (scripts/site_python.py), and the page calls run() through scripts/calls.py.
 """
 
 import ast
-import json
 import math
 import operator
 
@@ -136,10 +134,6 @@ def run(expression, values):
         return _run(expression, values)
     except PlaygroundError as error:
         return {"ok": False, "field": error.field, "column": error.column, "message": error.message}
-
-
-def run_json(expression, values):
-    return json.dumps(run(expression, values), ensure_ascii=False)
 
 
 def _run(expression, values):

@@ -3,7 +3,7 @@
 The site build exports a chapter's blocks (scripts/blocks.py, blocks.json);
 docs/javascripts/run-blocks.js sends them to the Python worker with the
 index of the block the reader ran and the text of every block the reader
-edited, and the worker calls run_json. Blocks 0 to `upto` run in page order
+edited, and the worker calls report (through scripts/calls.py). Blocks 0 to `upto` run in page order
 in one fresh namespace, each the way Sybil runs it under pytest:
 
 - a code block with exec (no __name__ in the namespace, __builtins__ removed
@@ -21,8 +21,6 @@ in one fresh namespace, each the way Sybil runs it under pytest:
 - a code block whose last statement is an expression giving a Graphviz graph
   (draw_dot(...)) returns its DOT source, which the page draws with Graphviz as
   WebAssembly (docs/javascripts/viz.js): the same ids as the build's figure;
-- a block of kind "playground" (docs/playground.md) runs scripts.playground on
-  its source, JSON {"expression", "values"}: the playground's one request;
 - an error does not stop the run: the next block runs, as the next example
   runs under pytest.
 
@@ -38,7 +36,6 @@ import ast
 import contextlib
 import doctest
 import io
-import json
 import linecache
 import platform
 import re
@@ -46,7 +43,6 @@ import struct
 import time
 import traceback
 
-from scripts.playground import run as run_playground
 from scripts.reader_code import clip, describe, exception_only, no_input, take_graphs_apart
 
 _TRAILING_WHITESPACE = re.compile(r"[ \t]+$", re.MULTILINE)
@@ -89,16 +85,16 @@ def run(blocks, upto, edits=None, on_block=None):
     return results
 
 
-def run_json(blocks_json, upto, edits_json="{}", on_block=None):
-    """run() with JSON in and out, for the browser worker: {"results": [...], "seconds", "python"}.
-
-    python: this Python's version; the page's outputs are those of the
-    export's "python" (a message may read differently in another version).
+def report(blocks, upto, edits=None, on_block=None):
+    """run() as the page reads it (scripts/calls.py: run_blocks): {"results": [...], "seconds",
+    "python", "bits"}. python: this Python's version and bits its pointer size; the page's
+    outputs are those of the export's "python" and "bits" (a message may read differently in
+    another version, and an object's size in bytes differs at 32 bits).
     """
     start = time.perf_counter()
-    results = run(json.loads(blocks_json)["blocks"], int(upto), json.loads(edits_json), on_block)
-    return json.dumps({"results": results, "seconds": round(time.perf_counter() - start, 4),
-                       "python": platform.python_version(), "bits": struct.calcsize("P") * 8})
+    results = run(blocks, int(upto), edits, on_block)
+    return {"results": results, "seconds": round(time.perf_counter() - start, 4),
+            "python": platform.python_version(), "bits": struct.calcsize("P") * 8}
 
 
 def _name(blocks, index):
@@ -118,8 +114,7 @@ def _result(block, index, name, text, **fields):
     page skips it), "unavailable" (a figure block that needs a module Python
     in the browser does not have; "why" says so in one line, "module" names it).
     output: what a code block printed. dot: the DOT source of the graph a code
-    block's last expression gave (draw_dot), or null. playground: a playground
-    block's scripts.playground.run result.
+    block's last expression gave (draw_dot), or null.
     transcript: a doctest block's text, each example's output replaced by
     the actual one, as segments {"text", "output": bool, "same": bool}, with
     "page" (the page's output) where not same, "exception" for an exception
@@ -141,9 +136,6 @@ def _run_block(block, index, edited, namespace, name):
             take_graphs_apart(namespace.values())
             namespace.clear()
         return _result(block, index, name, text, status="skipped" if block["skip"] else "ran")
-    if block["kind"] == "playground":
-        request = json.loads(text)
-        return _result(block, index, name, text, playground=run_playground(request["expression"], request["values"]))
     skipped = set(block["skip"]["examples"]) if block["skip"] else set()
     reason = block["skip"]["reason"] if block["skip"] else None
     decided = _decide(block.get("when"), namespace)

@@ -8,7 +8,7 @@ structure ("graph": each node's op, label and parents, a leaf's data) and its la
 leaves ("leaves"), so that the reader's browser can build the page's own expression
 again from micrograd Values with new leaf data:
 
-    live(graph_json, values_json) -> (JSON text, draw_dot graph or None)
+    live(graph, values) -> {"ok", "preset", "dot"} or {"ok": False, "message"}
 
 runs in the reader's Python (Pyodide; the site's Python zip holds this module,
 scripts/site_python.py): the graph rebuilt with the engine's own operators, in the same
@@ -17,7 +17,6 @@ engine's trace. A value that is not a finite number is refused with the leaf's n
 Stdlib and micrograd only.
 """
 
-import json
 import math
 
 from micrograd.draw import draw_dot
@@ -207,17 +206,16 @@ def parse_value(text, label):
     return value
 
 
-def live(graph_json, values_json):
-    """(JSON text, draw_dot graph or None): the replay of the page's graph with the reader's
-    leaf values ({node id: text}); the text is {"ok": true, "preset": replay} or
-    {"ok": false, "message": why}."""
-    graph = json.loads(graph_json)
+def live(graph, values):
+    """The replay of the page's graph (the export's "graph") with the reader's leaf values
+    ({node id: text}), as the page reads it (scripts/calls.py: trace_stepper): {"ok": true,
+    "preset": replay, "dot": draw_dot's DOT source} or {"ok": false, "message": why}."""
     try:
         labels = {f"n{i}": node["label"] or f"n{i}" for i, node in enumerate(graph)}
-        values = {i: parse_value(text, labels.get(i, i)) for i, text in json.loads(values_json).items()
+        parsed = {i: parse_value(text, labels.get(i, i)) for i, text in values.items()
                   if i in labels and not graph[int(i[1:])]["parents"]}
-        root = rebuild(graph, values)
+        root = rebuild(graph, parsed)
         data = replay(root)
     except (ValueError, ArithmeticError) as error:
-        return json.dumps({"ok": False, "message": str(error)}, ensure_ascii=False), None
-    return json.dumps({"ok": True, "preset": data}, ensure_ascii=False, sort_keys=True), draw(root)
+        return {"ok": False, "message": str(error)}
+    return {"ok": True, "preset": data, "dot": draw(root).source}

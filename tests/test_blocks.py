@@ -15,7 +15,7 @@ import zipfile
 import pytest
 from sybil import Document
 
-from scripts import ROOT, blocks, pages, run_blocks
+from scripts import ROOT, blocks, calls, pages, run_blocks
 from scripts.examples import PYTHON_INFO, python_blocks
 
 DOCS = ROOT / "docs"
@@ -383,8 +383,11 @@ def test_graphs_are_taken_apart_before_the_namespace_is_freed():
         builtins.__dict__.pop("_run_blocks_test", None)
 
 
-def test_run_json_is_what_the_browser_worker_reads(demo):
-    data = json.loads(run_blocks.run_json(json.dumps(demo), 2, json.dumps({"1": "x = 2\n"})))
+def test_the_page_calls_run_blocks_with_json_and_reads_json(demo):
+    answer = json.loads(calls.call_json("run_blocks", json.dumps({"blocks": demo["blocks"], "upto": 2,
+                                                                 "edits": {"1": "x = 2\n"}})))
+    assert answer["ok"]
+    data = answer["value"]
     assert set(data) == {"results", "seconds", "python", "bits"} and data["bits"] == 64  # this machine's
     assert [r["status"] for r in data["results"]] == ["ran", "ran", "differs"]
 

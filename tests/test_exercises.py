@@ -15,6 +15,7 @@ from mkdocs.utils.yaml import yaml_load
 
 from scripts import (
     ROOT,
+    calls,
     exercise_checks,
     exercise_directive,
     exercise_format,
@@ -156,8 +157,9 @@ def test_print_output_is_captured_not_printed(capsys):
     assert capsys.readouterr().out == ""
 
 
-def test_run_json_is_what_the_browser_worker_reads():
-    data = json.loads(exercise_runner.run_json("chain_rule", exercise_format.load("chain_rule").solution))
+def test_the_page_calls_run_exercise_with_json_and_reads_json():
+    args = {"exercise": "chain_rule", "code": exercise_format.load("chain_rule").solution}
+    data = json.loads(calls.call_json("run_exercise", json.dumps(args)))["value"]
     assert set(data) == {"results", "output", "note"}
     assert data["results"] and all(set(r) == {"name", "passed", "message"} and r["passed"] for r in data["results"])
 
@@ -313,9 +315,10 @@ def test_the_site_python_zip_is_deterministic_and_self_contained(tmp_path):
         archive.extractall(tmp_path)
     # A fresh, isolated Python sees only the zip's files, as Pyodide does.
     check = ("import json, sys; sys.path.insert(0, '.')\n"
-             "from scripts import exercise_format, exercise_runner\n"
+             "from scripts import calls, exercise_format\n"
              "for name in exercise_format.names():\n"
-             "    report = json.loads(exercise_runner.run_json(name, exercise_format.load(name).solution))\n"
+             "    args = {'exercise': name, 'code': exercise_format.load(name).solution}\n"
+             "    report = json.loads(calls.call_json('run_exercise', json.dumps(args)))['value']\n"
              "    assert all(r['passed'] for r in report['results']), name\n"
              "print(len(exercise_format.names()))\n")
     result = subprocess.run([sys.executable, "-I", "-c", check], cwd=tmp_path, capture_output=True, text=True)

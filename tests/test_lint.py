@@ -52,3 +52,21 @@ def test_eslint_reports_a_broken_module():
                     stdin="const unused = 1;\nexport const f = () => undefinedName;\n")
     assert result.returncode == 1
     assert "no-unused-vars" in result.stdout and "no-undef" in result.stdout, result.stdout
+
+
+# The call from the page into Python, typed once (docs/javascripts/calls.js) and checked on both
+# sides: python.js and python-worker.js, and the callers that name a function of it. TypeScript
+# (package.json, pinned) checks them as they are, JavaScript with JSDoc types: nothing is compiled.
+TYPED = ["calls.js", "python.js", "python-worker.js", "stepper-retrace.js", "run-blocks.js", "exercise.js"]
+
+
+def test_the_calls_into_python_type_check():
+    tsc = ROOT / "node_modules" / ".bin" / "tsc"
+    assert tsc.exists(), "TypeScript is not installed: npm ci"
+    result = subprocess.run(
+        [str(tsc), "--noEmit", "--allowJs", "--checkJs", "--target", "es2022", "--module", "es2022",
+         "--moduleResolution", "bundler", "--lib", "es2022,dom,dom.iterable", "--skipLibCheck",
+         *(f"docs/javascripts/{name}" for name in TYPED)],
+        cwd=ROOT, capture_output=True, text=True,
+    )
+    assert result.returncode == 0, f"tsc found type errors:\n{result.stdout}{result.stderr}"

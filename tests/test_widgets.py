@@ -514,7 +514,7 @@ def test_a_leaf_edited_on_the_stepper_is_traced_by_micrograd_in_the_browser_and_
 
 
 def test_the_stepper_graph_rebuilt_with_new_leaf_values_is_the_engines_own(site):
-    """scripts.stepper_trace.live, as the browser runs it: the page's graph rebuilt from its
+    """scripts.stepper_trace.live, as the browser calls it: the page's graph rebuilt from its
     exported structure gives the build's replay and DOT with the build's values, the replay of
     the same expression written out in CPython with new ones, and refuses a value by name."""
     from micrograd.engine import Value
@@ -522,10 +522,10 @@ def test_the_stepper_graph_rebuilt_with_new_leaf_values_is_the_engines_own(site)
 
     for path in sorted(site.glob("*/stepper-*.json")):
         for preset in json.loads(path.read_text(encoding="utf-8"))["presets"]:
-            text, graph = live(json.dumps(preset["graph"]), json.dumps({}))
-            again = json.loads(text)["preset"]
+            answer = json.loads(json.dumps(live(preset["graph"], {})))  # as JSON carries it to the page
+            again = answer["preset"]
             assert {k: again[k] for k in again} == {k: preset[k] for k in again}, (path, preset["title"])
-            assert graph.source == draw(rebuild(preset["graph"], {})).source
+            assert answer["dot"] == draw(rebuild(preset["graph"], {})).source
     x1, x2, w1, w2 = (Value(v, label=n) for v, n in [(2.0, "x1"), (-1.5, "x2"), (-3.0, "w1"), (1.0, "w2")])
     x1w1, x2w2 = x1 * w1, x2 * w2
     x1w1.label, x2w2.label = "x1*w1", "x2*w2"
@@ -538,10 +538,10 @@ def test_the_stepper_graph_rebuilt_with_new_leaf_values_is_the_engines_own(site)
     chapter = json.loads((site / "01-computational-graphs" / "stepper-1.json").read_text(encoding="utf-8"))
     neuron = chapter["presets"][1]
     values = {leaf["id"]: {"x2": "−1.5"}.get(leaf["label"], leaf["value"]) for leaf in neuron["leaves"]}
-    text, graph = live(json.dumps(neuron["graph"]), json.dumps(values))
-    assert json.loads(text)["preset"] == replay(o)
-    assert graph.source == draw(o).source
-    refused = json.loads(live(json.dumps(neuron["graph"]), json.dumps({neuron["leaves"][0]["id"]: "two"}))[0])
+    answer = live(neuron["graph"], values)
+    assert answer["preset"] == replay(o)
+    assert answer["dot"] == draw(o).source
+    refused = live(neuron["graph"], {neuron["leaves"][0]["id"]: "two"})
     assert refused == {"ok": False, "message": f"{neuron['leaves'][0]['label']}: “two” is not a number "
                                                "(write it like 2, -3 or 0.5)"}
 

@@ -35,6 +35,7 @@ export function loadStylesheet(href) {
 // which swap the content in and keep this JavaScript (and python.js's worker). Material's
 // `document$` (a global ReplaySubject) emits each page; without it, fn runs once.
 export function onEveryPage(fn) {
-  if (window.document$?.subscribe) window.document$.subscribe(() => fn());
+  const pages = /** @type {any} */ (window).document$; // Material's, untyped
+  if (pages?.subscribe) pages.subscribe(() => fn());
   else fn();
 }

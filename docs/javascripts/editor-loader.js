@@ -12,7 +12,7 @@ export async function loadEditor() {
   return (await module).createEditor;
 }
 
-const platform = navigator.userAgentData?.platform ?? navigator.platform ?? "";
+const platform = /** @type {any} */ (navigator).userAgentData?.platform ?? navigator.platform ?? ""; // Chromium's only
 
 /** The editor's run key as this reader presses it: "Cmd" on Apple's systems, else "Ctrl". */
 export const MOD = /Mac|iPhone|iPad|iOS/i.test(platform) ? "Cmd" : "Ctrl";

@@ -38,7 +38,8 @@ export async function showFigure(state, mine) {
   try {
     const drawn = await drawSVG(mine.dot, { signal: controller.signal });
     const svg = new DOMParser().parseFromString(drawn, "image/svg+xml").documentElement;
-    svg.querySelectorAll("[id]").forEach((el) => { // draw_dot's ids, kept in data-id, unique on the page
+    // draw_dot's ids, kept in data-id, unique on the page
+    svg.querySelectorAll("[id]").forEach((/** @type {SVGElement} */ el) => {
       el.dataset.id = el.id;
       el.id = `bv-live-${state.n}-${el.id}`;
     });

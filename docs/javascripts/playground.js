@@ -2,8 +2,8 @@
 //
 // The reader types an expression over named leaves and their values. "Draw and check" sends
 // both texts to the reader's Python (python.js: Pyodide in a worker, started on the first
-// press) as one block of kind "playground", which scripts/playground.py parses against its
-// whitelist, builds from micrograd Values, traces and checks by finite differences. This
+// press; the call "playground"), where scripts/playground.py parses them against its
+// whitelist, builds them from micrograd Values, traces and checks by finite differences. This
 // script only shows what came back: the graph (its DOT source drawn by Graphviz as
 // WebAssembly, viz.js, bound by draw_dot's ids with graph.js), every step of the forward and
 // backward pass, and each leaf's grad beside its estimate. It does no arithmetic.
@@ -96,12 +96,8 @@ export function init(root) {
     progress.textContent = "Starting…";
     const started = performance.now();
     try {
-      const { runBlocks } = await import("./python.js");
-      const source = JSON.stringify({ expression: expression.value, values: values.value });
-      const answer = await runBlocks({
-        blocks: JSON.stringify({ blocks: [{ line: 0, kind: "playground", hidden: true, source, skip: null,
-          when: null, figure: false }] }),
-        upto: 0,
+      const { call } = await import("./python.js");
+      const answer = await call("playground", { expression: expression.value, values: values.value }, {
         timeoutMs: TIMEOUT_MS,
         onProgress: (text) => { progress.textContent = text; },
         stopIn: bar,
@@ -112,7 +108,7 @@ export function init(root) {
         message.append(element("p", { class: "bv-pg__fail", text: answer.message }));
         return;
       }
-      const data = answer.report.results[0].playground;
+      const data = answer.report;
       if (!data.ok) {
         progress.textContent = "";
         refuse(data);

@@ -5,9 +5,9 @@
 // scripts/hooks/assets.py serves from node_modules/pyodide) and the site's
 // Python zip (micrograd/, the exercise and run modules of scripts/,
 // docs/exercises/, graphviz, packed by scripts/hooks/python_runtime.py), confines
-// the worker to the site's origin (guard.js), then calls
-// scripts.exercise_runner.run_json or scripts.run_blocks.run_json. Nothing comes
-// from another host and nothing is installed with micropip.
+// the worker to the site's origin (guard.js), then answers the page's calls with
+// scripts/calls.py's call_json: a function's name and JSON arguments in, JSON out. Nothing
+// comes from another host and nothing is installed with micropip.
 //
 // The reader's code runs in this worker and can post messages to the page
 // (`js.postMessage`). So the page talks to this module over a MessageChannel
@@ -15,20 +15,12 @@
 // exists; the port lives in this module's scope, which Python's `js` (the
 // worker's global object) cannot reach. The page reads nothing else the worker posts.
 //
-// Messages in, on the port:  {type: "run", id, exercise, code, runtimeURL, pythonURL, runtimeBytes}
-//                            {type: "run-blocks", id, blocks, upto, edits, runtimeURL, pythonURL, runtimeBytes}
-//                              blocks: a page's blocks.json text; edits: JSON {index: text}
-// Messages out, on the port: {type: "loaded"}   Python is up (after "load", or a Run's start)
-//                            {type: "progress", id, text}
-//                            {type: "started", id, startMs}   the reader's code starts now (the page's timer starts)
-//                            {type: "result", id, report, runMs}
-//                            {type: "error", id, message, fatal, block}   fatal: this worker is unusable, end it;
-//                              block: the index of the block that was running (run-blocks only)
+// The messages, in and out on the port, are docs/javascripts/calls.js's ToWorker and FromWorker.
 
 import { confine } from "./guard.js";
 
 let port = null; // the page's channel: set once, by the first message
-let ready = null; // Promise of {exercises, blocks}: each module's run_json, made once per worker
+let ready = null; // Promise of scripts.calls.call_json, made once per worker
 let current = null; // id of the run that is loading, for progress messages
 let block = null; // index of the chapter block running now (run_blocks calls onBlock)
 let armed = null; // while the reader's code runs: the ids of the timers it arms, to clear when it ends
@@ -60,6 +52,7 @@ ownTimers(self);
 self.addEventListener("error", (event) => event.preventDefault());
 self.addEventListener("unhandledrejection", (event) => event.preventDefault());
 
+/** @param {import("./calls.js").FromWorker} message */
 const post = (message) => port.postMessage(message);
 const progress = (text) => post({ type: "progress", id: current, text });
 const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
@@ -67,10 +60,14 @@ const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
 self.addEventListener("message", ({ data, ports }) => {
   if (port || data?.type !== "connect" || !ports[0]) return;
   port = ports[0];
-  port.onmessage = ({ data: request }) => (request?.type === "load" ? load(request) : run(request));
+  port.onmessage = ({ data: request }) => (request?.type === "load" ? load(request)
+    : request?.type === "call" ? run(request) : undefined);
 });
 
-/** Start Python for Runs to come, running none: python.js keeps a worker so for an exercise. */
+/**
+ * Start Python for Runs to come, running none: python.js keeps a worker so for an exercise.
+ * @param {import("./calls.js").Load} request
+ */
 async function load({ runtimeURL, pythonURL, runtimeBytes }) {
   try {
     ready ??= start(runtimeURL, pythonURL, runtimeBytes);
@@ -124,28 +121,23 @@ async function start(runtimeURL, pythonURL, runtimeBytes) {
     const response = await fetch(pythonURL);
     if (!response.ok) throw new Error(`${pythonURL}: HTTP ${response.status}`);
     pyodide.unpackArchive(new Uint8Array(await response.arrayBuffer()), "zip", { extractDir: "/home/pyodide" });
-    pyodide.runPython("import sys\nsys.path.insert(0, '/home/pyodide')");
-    const runners = {
-      exercises: pyodide.pyimport("scripts.exercise_runner").run_json,
-      blocks: pyodide.pyimport("scripts.run_blocks").run_json,
-    };
+    pyodide.pyimport("sys").path.insert(0, "/home/pyodide");
+    const call = pyodide.pyimport("scripts.calls").call_json;
     confine(self); // from here on, only this site: before any of the reader's code runs
     post({ type: "loaded" });
-    return runners;
+    return call;
   } finally {
     stop();
   }
 }
 
 const onBlock = (index) => { block = index; };
-const runners = {
-  run: (python, data) => python.exercises(data.exercise, data.code),
-  "run-blocks": (python, data) => python.blocks(data.blocks, data.upto, data.edits, onBlock),
-};
 
+/**
+ * Answer one call: the function's value, or why Python could not give it.
+ * @param {import("./calls.js").Call} data
+ */
 async function run(data) {
-  const runner = runners[data.type];
-  if (!runner) return;
   const { id } = data;
   current = id;
   block = null;
@@ -162,10 +154,11 @@ async function run(data) {
   post({ type: "started", id, startMs: t1 - t0 });
   armed = new Set();
   try {
-    const json = runner(python, data);
-    post({ type: "result", id, report: JSON.parse(json), runMs: performance.now() - t1 });
+    const answer = JSON.parse(python(data.fn, data.args, onBlock));
+    if (answer.ok) post({ type: "result", id, value: answer.value, runMs: performance.now() - t1 });
+    else post({ type: "error", id, fatal: false, message: `The page asked Python for what it does not do: ${answer.error}` });
   } catch (error) {
-    // run_json reports everything the reader's code does; reaching here means Python itself
+    // call_json reports everything the reader's code does; reaching here means Python itself
     // failed (for example a fatal error after a stack overflow): this worker must go. The
     // message may hold the reader's text: what goes on is cut (python.js says so).
     const text = String(error.message ?? error).trim();

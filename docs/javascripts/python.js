@@ -58,38 +58,50 @@ let page = 0; // counts the pages shown (instant navigation brings a new one wit
 onEveryPage(() => { page += 1; });
 
 /**
- * Run the reader's code against one exercise's tests.
+ * Call a function of the reader's Python (scripts/calls.py) with JSON arguments: the one door
+ * from the page into Python. Run on chapter blocks, the exercises, the steppers and the
+ * playground all come through here.
  *
- * options: { exercise: name, code: str, timeoutMs, onProgress(text), signal, stopIn, afterStop },
- *   and where the runtime is (pageRuntime(): the page's own, unless runtimeURL, pythonURL,
+ * options: { timeoutMs, onProgress(text), signal, stopIn, afterStop, runningText, fresh }, and
+ *   where the runtime is (pageRuntime(): the page's own, unless runtimeURL, pythonURL,
  *   runtimeBytes are given). signal: an AbortSignal that stops the Run. stopIn: an element
  *   that holds a Stop button (class bv-stop) while the Run waits or runs; afterStop: the
- *   element that gets the focus when Stop had it and goes.
- * Resolves (never rejects) to one of
- *   { kind: "result", report: {results, output, note}, startMs, runMs, coldStart, restarted }
- *                                  restarted: why Python was started again first, or absent
- *   { kind: "timeout", seconds, message }   the worker was terminated; message says so
- *   { kind: "stopped", message }   options.signal was aborted: the worker was terminated (or,
- *                                  still queued, the Run never started)
- *   { kind: "error", message }     Python could not start or stopped; the worker was terminated
+ *   element that gets the focus when Stop had it and goes. fresh: run in a worker that has
+ *   run none of the reader's code (an exercise's grading).
+ * Resolves (never rejects) to an Answer (calls.js): the function's value is its `report`.
+ *   { kind: "timeout" }: the worker was terminated at the time limit; { kind: "stopped" }:
+ *   options.signal was aborted (the worker was terminated, or, still queued, the Run never
+ *   started); { kind: "error" }: Python could not start or stopped (the worker was
+ *   terminated), or the page asked for what scripts/calls.py does not do.
+ *
+ * @template {import("./calls.js").CallName} F
+ * @param {F} fn
+ * @param {import("./calls.js").CallArgs[F]} args
+ * @param {object} [options]
+ * @returns {Promise<import("./calls.js").Answer>}
  */
-export function runExercise({ exercise, code, ...options }) {
-  return enqueue({ type: "run", exercise, code }, { ...options, runningText: "Running the tests…", fresh: true });
+export function call(fn, args, options = {}) {
+  return enqueue({ type: "call", fn, args: JSON.stringify(args) }, { runningText: "Running…", ...options });
 }
 
 /**
- * Run a chapter's blocks 0 to `upto` in one fresh namespace, as pytest runs them
- * (scripts/run_blocks.py).
- *
- * options: { blocks: the page's blocks.json text, upto: index, edits: {index: text},
- *   timeoutMs, onProgress(text), signal, stopIn, afterStop }, and where the runtime is, as
- *   for runExercise.
- * Resolves like runExercise, the report being {results, seconds}; an error
- * also names `block`, the index of the block that was running when Python stopped.
+ * The reader's code against one exercise's tests, in a worker that has run nothing else:
+ * call("run_exercise"), whose report is {results, output, note}.
+ * @param {{exercise: string, code: string} & Object<string, any>} options
+ */
+export function runExercise({ exercise, code, ...options }) {
+  return call("run_exercise", { exercise, code }, { ...options, runningText: "Running the tests…", fresh: true });
+}
+
+/**
+ * A chapter's blocks 0 to `upto` in one fresh namespace, as pytest runs them
+ * (scripts/run_blocks.py): call("run_blocks"), whose report is {results, seconds, python,
+ * bits}; an error also names `block`, the index of the block that was running when Python
+ * stopped. blocks: the page's blocks.json text; edits: {index: text}.
+ * @param {{blocks: string, upto: number, edits?: Object<string, string>} & Object<string, any>} options
  */
 export function runBlocks({ blocks, upto, edits, ...options }) {
-  return enqueue({ type: "run-blocks", blocks, upto, edits: JSON.stringify(edits ?? {}) },
-    { ...options, runningText: "Running…" });
+  return call("run_blocks", { blocks: JSON.parse(blocks).blocks, upto, edits: edits ?? {} }, options);
 }
 
 /**
@@ -98,7 +110,8 @@ export function runBlocks({ blocks, upto, edits, ...options }) {
  * site's Python zip, runtimeBytes: the runtime's size }, as absolute URLs.
  */
 export function pageRuntime() {
-  const { runtime, python: zip, runtimeBytes } = document.querySelector(".bv-python")?.dataset ?? {};
+  const marker = /** @type {HTMLElement | null} */ (document.querySelector(".bv-python"));
+  const { runtime, python: zip, runtimeBytes } = marker?.dataset ?? {};
   if (!runtime || !zip) throw new Error("this page names no Python runtime (.bv-python)");
   return { runtimeURL: new URL(runtime, location.href).href, pythonURL: new URL(zip, location.href).href,
     runtimeBytes: Number(runtimeBytes) || 0 };
@@ -237,7 +250,7 @@ function runOnce(request, options) {
         onProgress?.(runningText);
         if (timer === null) limit();
       } else if (data.type === "result") {
-        finish({ kind: "result", report: data.report, startMs, runMs: data.runMs, coldStart });
+        finish({ kind: "result", report: data.value, startMs, runMs: data.runMs, coldStart });
       } else if (data.type === "error") {
         const result = { kind: "error", message: readerText(data.message), block: data.block };
         if (data.fatal) end(result);

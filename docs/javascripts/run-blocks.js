@@ -198,7 +198,7 @@ async function runBlock(state) {
   try {
     await loadExport(page);
     await makeEditable(state);
-    const edits = {};
+    const edits = /** @type {Object<string, string>} */ ({});
     for (const other of page.blocks) {
       if (other.index > state.index || !other.editor) continue;
       const text = codeOf(other);

@@ -35,7 +35,7 @@ const CLASSES = new Set(["graph", "node", "edge", "cluster"]); // Graphviz's own
 const LOCAL_URL = /^url\(#[\w.:-]*\)$/; // a gradient of the drawing itself: fill="url(#l_0)"
 
 const address = (name) => {
-  const value = document.querySelector(".bv-python")?.dataset[name];
+  const value = /** @type {HTMLElement | null} */ (document.querySelector(".bv-python"))?.dataset[name];
   if (!value) throw new Error(`this page names no ${name} module (.bv-python data-${name})`);
   return new URL(value, location.href).href;
 };
@@ -144,6 +144,9 @@ function layout(dot, signal, limitMs) {
  * options.signal: an AbortSignal; aborting it stops the drawing. options.limitMs: the time
  * the layout may take (TIME_LIMIT_MS). Throws LayoutStopped when stopped or out of time, an
  * Error with Graphviz's own message when it cannot draw the graph.
+ * @param {string} dot
+ * @param {{signal?: AbortSignal, limitMs?: number}} [options]
+ * @returns {Promise<string>}
  */
 export async function drawSVG(dot, { signal, limitMs = TIME_LIMIT_MS } = {}) {
   const [svg, purify] = await Promise.all([layout(dot, signal, limitMs), loadSanitizer()]);

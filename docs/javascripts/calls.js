@@ -1,0 +1,53 @@
+// The one door from the page into the reader's Python, written down once: the functions the
+// page may call (scripts/calls.py: FUNCTIONS), their JSON arguments and values, and the
+// messages between the page (python.js) and the worker (python-worker.js). Types only: this
+// module exports nothing at run time. TypeScript's checker reads them where python.js,
+// python-worker.js and their callers name them (tests/test_lint.py: tsc --noEmit --checkJs).
+
+/**
+ * The functions of scripts/calls.py, each with its arguments (JSON) and its value.
+ * @typedef {{
+ *   run_blocks: {blocks: Block[], upto: number, edits: Object<string, string>},
+ *   run_exercise: {exercise: string, code: string},
+ *   trace_stepper: {graph: object[], values: Object<string, string>},
+ *   playground: {expression: string, values: string},
+ * }} CallArgs
+ * @typedef {keyof CallArgs} CallName
+ * @typedef {{line: number, kind: string, hidden: boolean, source: string, skip: object | null,
+ *   when?: object | null, figure: boolean}} Block  one block of a page's blocks.json
+ */
+
+/**
+ * Where the page's Python is (python.js: pageRuntime()).
+ * @typedef {{runtimeURL: string, pythonURL: string, runtimeBytes: number}} Runtime
+ */
+
+/**
+ * The page to the worker, on the MessageChannel's port (after {type: "connect"} on the worker).
+ * @typedef {Runtime & {type: "load"}} Load  start Python for Runs to come, running nothing
+ * @typedef {Runtime & {type: "call", id: number, fn: CallName, args: string}} Call  args: JSON text
+ * @typedef {Load | Call} ToWorker
+ */
+
+/**
+ * The worker to the page, on the port.
+ * @typedef {{type: "loaded"}} Loaded  Python is up
+ * @typedef {{type: "progress", id: number | null, text: string}} Progress
+ * @typedef {{type: "started", id: number, startMs: number}} Started  the reader's code starts now
+ * @typedef {{type: "result", id: number, value: any, runMs: number}} Result  the function's value
+ * @typedef {{type: "error", id: number, message: string, fatal: boolean, block?: number | null}} Failure
+ *   fatal: the worker is unusable, end it; block: the chapter block that was running (run_blocks)
+ * @typedef {Loaded | Progress | Started | Result | Failure} FromWorker
+ */
+
+/**
+ * What a call resolves to on the page (python.js: call(), runBlocks(), runExercise()).
+ * @typedef {{kind: "result", report: any, startMs: number, runMs: number, coldStart: boolean,
+ *   restarted?: string}} Answered  report: the function's value; restarted: why Python started again
+ * @typedef {{kind: "timeout", seconds: number, message: string}} TimedOut
+ * @typedef {{kind: "stopped", message: string}} Stopped
+ * @typedef {{kind: "error", message: string, block?: number | null}} Failed
+ * @typedef {Answered | TimedOut | Stopped | Failed} Answer
+ */
+
+export {};
