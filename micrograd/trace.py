@@ -24,6 +24,7 @@ cannot drift from the engine. Ids are the ones `draw_dot` puts on the SVG:
 import math
 
 from micrograd.engine import backward_steps, topological_order
+from micrograd.formatting import for_json
 
 # The local-derivative rule of each operation, one per parent, as text.
 FORMULAS = {
@@ -103,7 +104,7 @@ def trace(root, order=None):
         edges_into[node] = []
         for k, (parent, local) in enumerate(zip(node._prev, node._local)):
             edge = {"id": edge_id(ids[parent], ids[node], k), "parent": ids[parent],
-                    "child": ids[node], "index": k, "local": _number(local),
+                    "child": ids[node], "index": k, "local": for_json(local),
                     "formula": formula(node._op, k)}
             edges.append(edge)
             edges_into[node].append((parent, local, edge["id"], position[parent]))
@@ -117,10 +118,10 @@ def trace(root, order=None):
         for number, node in enumerate(backward_steps(root, visits)):
             step = {"node": ids[node]}
             if number == 0:
-                step["seed"] = _number(root.grad)
+                step["seed"] = for_json(root.grad)
             step["updates"] = [] if number == 0 else _updates(node, edges_into[node], ids, before)
             before = [n.grad for n in nodes]
-            step["grads"] = [_number(g) for g in before]
+            step["grads"] = [for_json(g) for g in before]
             steps.append(step)
         final = [n.grad for n in nodes]
     finally:
@@ -128,8 +129,8 @@ def trace(root, order=None):
             node.grad = grad
     return {
         "root": ids[root],
-        "nodes": [{"id": ids[n], "label": n.label, "op": n._op, "data": _number(n.data),
-                   "grad": _number(g)} for n, g in zip(nodes, final)],
+        "nodes": [{"id": ids[n], "label": n.label, "op": n._op, "data": for_json(n.data),
+                   "grad": for_json(g)} for n, g in zip(nodes, final)],
         "edges": edges,
         "forward": [ids[n] for n in nodes],
         "backward": steps,
@@ -144,9 +145,9 @@ def _updates(node, edges, ids, before):
         old = running.get(parent, before[position])
         contribution = local * node.grad
         running[parent] = old + contribution
-        updates.append({"edge": edge, "parent": ids[parent], "upstream": _number(node.grad),
-                        "local": _number(local), "contribution": _number(contribution),
-                        "before": _number(old), "after": _number(running[parent])})
+        updates.append({"edge": edge, "parent": ids[parent], "upstream": for_json(node.grad),
+                        "local": for_json(local), "contribution": for_json(contribution),
+                        "before": for_json(old), "after": for_json(running[parent])})
     for parent, grad in running.items():
         if not _same(grad, parent.grad):  # the record must be what the engine did
             raise RuntimeError(f"trace: step {ids[node]} left {ids[parent]}.grad = "
@@ -156,14 +157,6 @@ def _updates(node, edges, ids, before):
 
 def _same(a, b):
     return a == b or (math.isnan(a) and math.isnan(b))
-
-
-def _number(x):
-    """x as a float for JSON: inf and NaN as the strings JavaScript's Number() reads."""
-    x = float(x)
-    if math.isfinite(x):
-        return x
-    return "NaN" if math.isnan(x) else ("Infinity" if x > 0 else "-Infinity")
 
 
 __all__ = ["FORMULAS", "edge_id", "formula", "node_ids", "trace"]

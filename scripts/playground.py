@@ -29,6 +29,7 @@ import operator
 
 from micrograd.draw import draw_dot
 from micrograd.engine import Value, topological_order
+from micrograd.formatting import exponent, for_json, shown
 from micrograd.gradcheck import relative_error
 from scripts.stepper_trace import replay
 
@@ -173,7 +174,7 @@ def _run(expression, values):
         check = (check.replace("Every leaf's grad agrees with centered", "Every grad that could be checked "
                                "agrees with") + " " + " ".join(r["why"] for r in report if r["why"]))
     return {"ok": True, "expression": text, "values": ", ".join(f"{n} = {_plain(given[n])}" for n in names),
-            "result": _json(root.data), "leaves": [{k: v for k, v in r.items() if k != "why"} for r in report],
+            "result": for_json(root.data), "leaves": [{k: v for k, v in r.items() if k != "why"} for r in report],
             "check": {"passed": passed, "complete": complete, "text": check},
             "caption": f"out = {shown(root.data)}. Each leaf's grad from backward(), and its estimate by "
                        "finite differences (micrograd.gradcheck's, centered where both sides can be taken)",
@@ -220,7 +221,7 @@ def _check(x, f, at):
                f"its error shrinks like h, not h², and it passes at a relative error of at most "
                f"{exponent(ONE_SIDED_TOL)}." if kind else f"{name} is not checked: {why}.")
     if kind is None:
-        return {"name": name, "grad": _json(x.grad), "numeric": None, "passed": None, "kind": None, "why": why,
+        return {"name": name, "grad": for_json(x.grad), "numeric": None, "passed": None, "kind": None, "why": why,
                 "shown": [name, shown(x.grad), "none", "—", "not checked: no side in the domain"]}
     error = relative_error(x.grad, estimate)
     if math.isnan(error):  # an infinite grad (x ** 0.5 at 0) beside a finite estimate: as far off as can be
@@ -230,29 +231,8 @@ def _check(x, f, at):
     estimated = shown(estimate) + (" (one-sided)" if kind == "one-sided" else "")
     # the table's row, as the page shows it (the leaf's value is in the field above and on
     # the graph: five columns fit a phone, six did not)
-    return {"name": name, "grad": _json(x.grad), "numeric": _json(estimate), "passed": passed, "kind": kind,
+    return {"name": name, "grad": for_json(x.grad), "numeric": for_json(estimate), "passed": passed, "kind": kind,
             "why": why, "shown": [name, shown(x.grad), estimated, exponent(error, 1), verdict]}
-
-
-def shown(x):
-    """A number as the table shows it: 10 significant digits, a true minus, no "-0".
-
-    float -> str: shown(-1.5) == "−1.5", shown(0.1 + 0.2) == "0.3", shown(1e-7) == "1e−7",
-    shown(math.inf) == "∞".
-    """
-    if not math.isfinite(x):
-        return "NaN" if math.isnan(x) else ("∞" if x > 0 else "−∞")
-    text = f"{x:.10g}".replace("e-0", "e-").replace("e+0", "e+").replace("e+", "e")
-    return ("0" if text == "-0" else text).replace("-", "−")
-
-
-def exponent(x, digits=0):
-    """A number in powers of ten: exponent(1e-6) == "1e−6", exponent(1.0, 1) == "1.0e0"; a
-    NaN or an infinity as shown() writes it."""
-    if not math.isfinite(x):
-        return shown(x)
-    mantissa, power = f"{x:.{digits}e}".split("e")
-    return f"{mantissa}e{int(power)}".replace("-", "−")
 
 
 # --- Parsing ---------------------------------------------------------------------------
@@ -404,8 +384,3 @@ def _plain(x):
     return repr(int(x)) if x == int(x) and abs(x) < 1e15 else repr(x)
 
 
-def _json(x):
-    x = float(x)
-    if math.isfinite(x):
-        return x
-    return "NaN" if math.isnan(x) else ("Infinity" if x > 0 else "-Infinity")

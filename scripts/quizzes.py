@@ -38,6 +38,7 @@ import re
 
 import markdown
 
+from micrograd.formatting import answer
 from scripts.directives import Directive, DirectiveError, Output
 
 
@@ -226,7 +227,7 @@ def _html(quiz, name):
     check = '<button class="bv-button bv-quiz__check" type="button">Check</button>'
     feedback = '<p class="bv-quiz__feedback" role="status" aria-live="polite"></p>'
     if isinstance(quiz, Number):
-        shown = f"{quiz.answer:g}".replace("-", "−")
+        shown = answer(quiz.answer)
         attributes = (f'data-quiz="number" data-key="{quiz.key!r}" data-tol="{quiz.tol!r}" '
                       f'data-shown="{html.escape(shown)}"')
         if quiz.mistakes:

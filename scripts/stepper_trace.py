@@ -21,24 +21,12 @@ import math
 
 from micrograd.draw import draw_dot
 from micrograd.engine import Value, topological_order
+from micrograd.formatting import caption as number
+from micrograd.formatting import field
 from micrograd.trace import trace
 
 RANKDIR = "TB"  # a widget's graph top to bottom: narrow, for a phone; wider ones scroll
 RANKSEP = "0.5"  # inches between ranks: room on each edge for its upstream × local = contribution
-
-
-def number(x):
-    """A number as a caption shows it: at most 4 decimals, no trailing zeros, a true minus."""
-    if isinstance(x, str):  # the trace writes inf and NaN as strings
-        return {"Infinity": "∞", "-Infinity": "−∞", "NaN": "NaN"}[x]
-    text = f"{x:.4f}".rstrip("0").rstrip(".")
-    text = "0" if text in ("-0", "") else text
-    return text.replace("-", "−")
-
-
-def field(x):
-    """A number as the graph's records show it (draw_dot's 4 decimals)."""
-    return f"{x:.4f}" if not isinstance(x, str) else number(x)
 
 
 def draw(root):

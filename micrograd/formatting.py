@@ -1,0 +1,69 @@
+"""How a number is written, in one place: for JSON, in a graph's records, in a caption, in
+a table, in powers of ten, as a quiz's answer. The trace (micrograd/trace.py), the steppers
+(scripts/stepper_trace.py), the playground (scripts/playground.py) and the quizzes
+(scripts/quizzes.py) all write numbers with these, so the same number reads the same
+everywhere on the site. Text uses a true minus (−, U+2212) and never "-0".
+"""
+
+import math
+
+MINUS = "\u2212"
+
+
+def for_json(x):
+    """float -> float, or "Infinity", "-Infinity", "NaN": the strings JavaScript's Number()
+    reads, where strict JSON has no literal (json.dumps would write Infinity, not JSON)."""
+    x = float(x)
+    if math.isfinite(x):
+        return x
+    return "NaN" if math.isnan(x) else ("Infinity" if x > 0 else "-Infinity")
+
+
+def _special(x):
+    """∞, −∞ or NaN for a float that is not finite, or for for_json's strings; else None."""
+    if isinstance(x, str):
+        x = float(x.replace("Infinity", "inf"))
+    if math.isfinite(x):
+        return None
+    return "NaN" if math.isnan(x) else ("∞" if x > 0 else f"{MINUS}∞")
+
+
+def field(x):
+    """A node's data or grad as draw_dot's records show it: 4 decimals, "-2.0000" (an ASCII
+    minus and "inf", as draw_dot writes a float); for_json's strings as caption() writes them."""
+    return caption(x) if isinstance(x, str) else f"{x:.4f}"
+
+
+def caption(x):
+    """A number in a stepper's caption: at most 4 decimals, no trailing zeros: caption(2.5) ==
+    "2.5", caption(-3.0) == "−3"."""
+    special = _special(x)
+    if special:
+        return special
+    text = f"{x:.4f}".rstrip("0").rstrip(".")
+    return ("0" if text in ("-0", "") else text).replace("-", MINUS)
+
+
+def shown(x):
+    """A number in the playground's table: 10 significant digits. shown(-1.5) == "−1.5",
+    shown(0.1 + 0.2) == "0.3", shown(1e-7) == "1e−7", shown(math.inf) == "∞"."""
+    special = _special(x)
+    if special:
+        return special
+    text = f"{x:.10g}".replace("e-0", "e-").replace("e+0", "e+").replace("e+", "e")
+    return ("0" if text == "-0" else text).replace("-", MINUS)
+
+
+def exponent(x, digits=0):
+    """A number in powers of ten: exponent(1e-6) == "1e−6", exponent(1.0, 1) == "1.0e0"."""
+    special = _special(x)
+    if special:
+        return special
+    mantissa, power = f"{x:.{digits}e}".split("e")
+    return f"{mantissa}e{int(power)}".replace("-", MINUS)
+
+
+def answer(x):
+    """A quiz's answer as the page says it: Python's shortest general form, answer(10.0) ==
+    "10", answer(-0.5) == "−0.5"."""
+    return _special(x) or f"{x:g}".replace("-", MINUS)

@@ -1,0 +1,46 @@
+"""How a number is written, in one module (micrograd/formatting.py), used by the trace, the
+steppers, the playground and the quizzes (issue 26, item 6): it lived in five places."""
+
+import json
+import math
+import re
+
+import pytest
+
+from micrograd import formatting
+from scripts import ROOT
+
+
+@pytest.mark.parametrize("x, json_value, field, caption, shown, answer", [
+    (2.0, 2.0, "2.0000", "2", "2", "2"),
+    (-3.5, -3.5, "-3.5000", "−3.5", "−3.5", "−3.5"),
+    (-0.0, -0.0, "-0.0000", "0", "0", "−0"),
+    (0.1 + 0.2, 0.30000000000000004, "0.3000", "0.3", "0.3", "0.3"),
+    (1e-7, 1e-7, "0.0000", "0", "1e−7", "1e−07"),
+    (math.inf, "Infinity", "inf", "∞", "∞", "∞"),
+    (-math.inf, "-Infinity", "-inf", "−∞", "−∞", "−∞"),
+])
+def test_each_way_of_writing_a_number(x, json_value, field, caption, shown, answer):
+    assert formatting.for_json(x) == json_value and json.dumps(formatting.for_json(x), allow_nan=False)
+    assert (formatting.field(x), formatting.caption(x), formatting.shown(x), formatting.answer(x)) == \
+        (field, caption, shown, answer)
+    assert formatting.caption(formatting.for_json(x)) == caption  # the trace's strings read back
+
+
+def test_powers_of_ten():
+    assert formatting.exponent(1e-6) == "1e−6" and formatting.exponent(1.0, 1) == "1.0e0"
+    assert formatting.exponent(3.26e-11, 1) == "3.3e−11" and formatting.exponent(math.nan) == "NaN"
+
+
+def test_no_other_module_writes_a_number_its_own_way():
+    """A format of its own (4 decimals, 10 significant digits, a true minus pasted in) outside
+    micrograd/formatting.py: the same number would read otherwise there. draw_dot's records are
+    the one other writer of 4 decimals (Graphviz's labels), and field() says so."""
+    own = re.compile(r':\.4f\}|:\.10g\}|:g\}"\.replace\("-"|replace\("-", "−"\)|"NaN" if math\.isnan')
+    apart = {"formatting.py": "the module itself",
+             "draw.py": "draw_dot's records, which formatting.field matches",
+             "gradcheck.py": "an AssertionError's message for a programmer, in Python's own digits"}
+    found = [f"{path.relative_to(ROOT)}:{n}" for folder in ("micrograd", "scripts")
+             for path in sorted((ROOT / folder).rglob("*.py")) if path.name not in apart
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if own.search(line)]
+    assert found == []
