@@ -12,7 +12,7 @@
 // object's toString may answer differently each time) is checked and is what goes on.
 // What a check uses (URL, Request's url, Reflect.apply) is kept from before the reader's
 // code, which could redefine the shared ones. This is the only module that wraps fetch.
-// A Content-Security-Policy header says the same where the host can send one (README).
+// A Content-Security-Policy header says the same where the host can send one (MAINTAINERS.md gives it).
 
 const { apply } = Reflect;
 const getter = (type, name) => Object.getOwnPropertyDescriptor(type.prototype, name).get;
