@@ -25,11 +25,32 @@ from scripts.exercise_runner import run_dict
 from scripts.playground import run as run_playground
 from scripts.run_blocks import report
 from scripts.stepper_trace import live
+from scripts.your_engine import EngineError, diagnose, load, shape
 
 
-def _run_blocks(blocks, upto, edits=None, on_block=None):
-    """A chapter's blocks 0 to `upto` (blocks: its blocks.json's "blocks"), as pytest runs them."""
-    return report(blocks, int(upto), edits or {}, on_block)
+def _run_blocks(blocks, upto, edits=None, engine=None, on_block=None):
+    """A chapter's blocks 0 to `upto` (blocks: its blocks.json's "blocks"), as pytest runs them.
+    engine: None, or the reader's engine source: its Value runs them, and each result has
+    "applies" (scripts/your_engine.py). A source without a usable Value is the page's mistake
+    (it asks check_engine first): an error answer."""
+    if engine is None:
+        return report(blocks, int(upto), edits or {}, on_block)
+    return report(blocks, int(upto), edits or {}, on_block, engine)
+
+
+def _check_engine(source):
+    """Whether the reader's engine source has a usable Value: {"ok": true, "shape": "book" |
+    "lecture"} or {"ok": false, "message"} (scripts/your_engine.py: load)."""
+    try:
+        return {"ok": True, "shape": shape(load(source))}
+    except EngineError as error:
+        return {"ok": False, "message": str(error)}
+
+
+def _diagnose(blocks, upto, edits, source):
+    """Blocks 0..upto on micrograd and on the reader's engine: the first node whose grad differs
+    (scripts/your_engine.py: diagnose)."""
+    return diagnose(blocks, int(upto), edits or {}, source)
 
 
 def _run_exercise(exercise, code):
@@ -49,7 +70,7 @@ def _playground(expression, values):
 
 
 FUNCTIONS = {"run_blocks": _run_blocks, "run_exercise": _run_exercise, "trace_stepper": _trace_stepper,
-             "playground": _playground}
+             "playground": _playground, "check_engine": _check_engine, "diagnose": _diagnose}
 
 
 def call(fn, args, on_block=None):

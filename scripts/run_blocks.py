@@ -43,6 +43,7 @@ import struct
 import time
 import traceback
 
+from scripts.engine_swap import applies, installed, load, same_output
 from scripts.reader_code import clip, describe, exception_only, no_input, take_graphs_apart
 
 _TRAILING_WHITESPACE = re.compile(r"[ \t]+$", re.MULTILINE)
@@ -63,36 +64,46 @@ UNAVAILABLE = {
 MAX_DOT = 200_000  # characters of DOT source the page will draw (a graph of about 1,000 nodes)
 
 
-def run(blocks, upto, edits=None, on_block=None):
+def run(blocks, upto, edits=None, on_block=None, engine=None):
     """Run blocks[0..upto] (the export's "blocks") in one namespace; return a list of results.
 
     edits: {index: text} of the blocks the reader edited. on_block(index):
     called before each block runs (the browser worker reports it). One result
     (a dict, see _result) per block run, in order.
+    engine: None, or the source of the reader's engine (scripts/your_engine.py): its Value
+    is installed as micrograd's while the blocks run, a doctest's outputs are compared as
+    numbers (your_engine.same_output: `1` is `1.0`), and each result has "applies": the
+    reasons the block does not apply to a reader's engine (your_engine.applies), [] if it
+    does. Raises your_engine.EngineError (a ValueError) for a source without a usable Value.
     """
     edits = {int(k): v for k, v in (edits or {}).items()}
     namespace = {}
     results = []
+    value = None if engine is None else load(engine)
     try:
-        with no_input():
+        with no_input(), (contextlib.nullcontext() if value is None else installed(value)):
             for index, block in enumerate(blocks[: upto + 1]):
                 if on_block is not None:
                     on_block(index)
-                results.append(_run_block(block, index, edits.get(index), namespace, _name(blocks, index)))
+                result = _run_block(block, index, edits.get(index), namespace, _name(blocks, index),
+                                    numbers=value is not None)
+                if value is not None:
+                    result["applies"] = applies(edits.get(index, block["source"]))
+                results.append(result)
     finally:
         take_graphs_apart(namespace.values())
         namespace.clear()
     return results
 
 
-def report(blocks, upto, edits=None, on_block=None):
+def report(blocks, upto, edits=None, on_block=None, engine=None):
     """run() as the page reads it (scripts/calls.py: run_blocks): {"results": [...], "seconds",
     "python", "bits"}. python: this Python's version and bits its pointer size; the page's
     outputs are those of the export's "python" and "bits" (a message may read differently in
-    another version, and an object's size in bytes differs at 32 bits).
+    another version, and an object's size in bytes differs at 32 bits). engine: see run().
     """
     start = time.perf_counter()
-    results = run(blocks, int(upto), edits, on_block)
+    results = run(blocks, int(upto), edits, on_block, engine)
     return {"results": results, "seconds": round(time.perf_counter() - start, 4),
             "python": platform.python_version(), "bits": struct.calcsize("P") * 8}
 
@@ -128,7 +139,7 @@ def _result(block, index, name, text, **fields):
     return result
 
 
-def _run_block(block, index, edited, namespace, name):
+def _run_block(block, index, edited, namespace, name, numbers=False):
     text = block["source"] if edited is None else edited
     start = time.perf_counter()
     if block["kind"] == "clear-namespace":
@@ -145,7 +156,7 @@ def _run_block(block, index, edited, namespace, name):
     filename = f"<{name}>"
     linecache.cache[filename] = (len(text), None, text.splitlines(keepends=True), filename)
     if text.startswith(">>>"):  # as Sybil decides: the block's first characters
-        fields = _run_doctest(text, namespace, name, skipped)
+        fields = _run_doctest(text, namespace, name, skipped, numbers)
     elif 0 in skipped:
         fields = {"status": "skipped"}
     else:
@@ -216,9 +227,16 @@ def _dot(value):
 
 
 class _Checker(doctest.OutputChecker):
-    """Compares like Sybil's OutputChecker: trailing whitespace on a line does not count."""
+    """Compares like Sybil's OutputChecker: trailing whitespace on a line does not count.
+    numbers: compare numbers as numbers (a reader's engine: your_engine.same_output)."""
+
+    def __init__(self, numbers=False):
+        super().__init__()
+        self.numbers = numbers
 
     def check_output(self, want, got, optionflags):
+        if self.numbers and same_output(want, got):
+            return True
         return super().check_output(_TRAILING_WHITESPACE.sub("", want), _TRAILING_WHITESPACE.sub("", got),
                                     optionflags)
 
@@ -226,8 +244,8 @@ class _Checker(doctest.OutputChecker):
 class _Runner(doctest.DocTestRunner):
     """A doctest runner that keeps, for each example, what it printed and whether that matched."""
 
-    def __init__(self):
-        super().__init__(verbose=False, optionflags=0, checker=_Checker())
+    def __init__(self, numbers=False):
+        super().__init__(verbose=False, optionflags=0, checker=_Checker(numbers))
         self.outcome = None
 
     def report_start(self, out, test, example):
@@ -249,13 +267,13 @@ class _DocTest(doctest.DocTest):
         self.globs = globs  # the page's namespace itself, not a copy (as Sybil does)
 
 
-def _run_doctest(text, namespace, name, skipped):
+def _run_doctest(text, namespace, name, skipped, numbers=False):
     """Each `>>>` example as Sybil runs it; the block's text with the actual outputs in it."""
     try:
         examples = doctest.DocTestParser().get_examples(text, name)
     except ValueError as error:  # e.g. a `>>>` line without a space after it
         return {"status": "error", "error": clip(f"ValueError: {error}", "error")}
-    runner = _Runner()
+    runner = _Runner(numbers)
     lines = text.splitlines(keepends=True)
     segments, at = [], 0
     status = "ran"

@@ -20,7 +20,7 @@ from scripts import ROOT, site_assets
 PYTHON_ZIP = "assets/python/site-python.zip"
 # What of scripts/ runs in the reader's Python (stdlib only), with scripts/__init__.py
 PYTHON_SCRIPTS = ["__init__", "calls", "exercise_format", "exercise_checks", "exercise_runner", "playground",
-                  "stepper_trace", "reader_code", "run_blocks"]
+                  "stepper_trace", "reader_code", "run_blocks", "engine_swap", "your_engine"]
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # the earliest time a zip can hold: every build, the same bytes
 
 

@@ -56,7 +56,7 @@ def test_a_stepper_trace_comes_back_whole_however_long_its_json():
 
 @pytest.mark.parametrize("fn, args, error", [
     ("no_such", {}, "LookupError: no function named 'no_such': the page calls run_blocks, run_exercise, "
-                    "trace_stepper, playground"),
+                    "trace_stepper, playground, check_engine, diagnose"),
     ("playground", {"expression": "a"}, "TypeError: "),
     ("playground", [1, 2], "TypeError: playground: the arguments are a JSON object, not list"),
 ])

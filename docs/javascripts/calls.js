@@ -7,11 +7,21 @@
 /**
  * The functions of scripts/calls.py, each with its arguments (JSON) and its value.
  * @typedef {{
- *   run_blocks: {blocks: Block[], upto: number, edits: Object<string, string>},
+ *   run_blocks: {blocks: Block[], upto: number, edits: Object<string, string>, engine?: string | null},
  *   run_exercise: {exercise: string, code: string},
  *   trace_stepper: {graph: object[], values: Object<string, string>},
  *   playground: {expression: string, values: string},
+ *   check_engine: {source: string},
+ *   diagnose: {blocks: Block[], upto: number, edits: Object<string, string>, source: string},
  * }} CallArgs
+ * run_blocks with an engine (the reader's engine source, scripts/your_engine.py): each result
+ * has "applies", the reasons the block does not apply to a reader's engine ([] if it does).
+ * @typedef {{ok: true, shape: "book" | "lecture"} | {ok: false, message: string}} EngineCheck
+ *   check_engine's value
+ * @typedef {{id: string, label: string, op: string, expected: number, got: number}} Difference
+ *   the first node, in reverse topological order, whose grad differs; id: draw_dot's id
+ * @typedef {{ok: true, difference: null} | {ok: true, difference: Difference, cause: string | null,
+ *   dot: string | null, name: string} | {ok: false, message: string}} Diagnosis  diagnose's value
  * @typedef {keyof CallArgs} CallName
  * @typedef {{line: number, kind: string, hidden: boolean, source: string, skip: object | null,
  *   when?: object | null, figure: boolean}} Block  one block of a page's blocks.json

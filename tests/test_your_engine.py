@@ -1,0 +1,149 @@
+"""The reader's own engine in place of micrograd's (scripts/your_engine.py, issue 28): loading,
+installing, which examples apply, matching two graphs by structure, the likely cause, the
+diagnosis of a chapter's blocks, the calls, and `pytest --engine` on the engines written for
+these tests (tests/engines/)."""
+
+import subprocess
+import sys
+
+import pytest
+
+import micrograd
+import micrograd.engine
+import micrograd.nn
+from scripts import ROOT, calls, your_engine
+from scripts.exercise_format import load as load_exercise
+
+ENGINES = ROOT / "tests" / "engines"
+
+
+def engine(name):
+    return your_engine.load((ENGINES / f"{name}.py").read_text(encoding="utf-8"))
+
+
+def test_the_book_engine_is_the_exercises_solution_word_for_word():
+    text = (ENGINES / "book.py").read_text(encoding="utf-8")
+    assert load_exercise("whole_engine").solution.strip() in text
+
+
+@pytest.mark.parametrize("name, shape", [("book", "book"), ("lecture", "lecture"), ("assign", "book")])
+def test_load_accepts_both_shapes(name, shape):
+    assert your_engine.shape(engine(name)) == shape
+
+
+@pytest.mark.parametrize("source, message", [
+    ("def f(:\n", "does not parse: line 1"),
+    ("x = 1\n", "defines no class Value"),
+    ("Value = 3\n", "is a int, not a class"),
+    ("raise RuntimeError('no')\n", "raised RuntimeError: no"),
+    ("class Value:\n    def __init__(self, data): self.data = data\n", r"fails on a \* b \+ a"),
+])
+def test_load_refuses_a_source_without_a_usable_value(source, message):
+    with pytest.raises(your_engine.EngineError, match=message):
+        your_engine.load(source)
+
+
+def test_installed_puts_the_value_everywhere_micrograd_bound_it_and_restores_it_after_an_error():
+    Value = engine("lecture")
+    before = (micrograd.Value, micrograd.engine.Value, micrograd.nn.Value, micrograd.engine.topological_order)
+    with pytest.raises(ZeroDivisionError):
+        with your_engine.installed(Value):
+            from micrograd import draw_dot
+            from micrograd.nn import MLP
+            from micrograd.trace import trace
+
+            assert micrograd.Value is micrograd.engine.Value is micrograd.nn.Value is Value
+            x = Value(2.0) * Value(3.0)
+            assert "digraph" in draw_dot(x, local_derivatives=True).source
+            assert len(trace(x.tanh())["backward"]) == 5  # seed, then 4 nodes
+            assert isinstance(MLP(2, [3, 1])([1.0, 2.0]), Value)
+            raise ZeroDivisionError("an error inside the block")
+    assert (micrograd.Value, micrograd.engine.Value, micrograd.nn.Value,
+            micrograd.engine.topological_order) == before
+    assert not hasattr(Value, "_local")  # the probe of a closure's local derivatives is gone
+
+
+@pytest.mark.parametrize("code, reasons", [
+    ("a = Value(2.0)\nb = a * a\nb.backward()\nprint(a.grad, b._prev, b._op)\n", []),
+    ("print(b._local)\n", ["reads _local (this engine's internals)"]),
+    (">>> from micrograd.engine import Value, topological_order\n",
+     ["imports topological_order from micrograd.engine (this engine's internals)"]),
+    ("import sys\nsys.getsizeof(a)\n", ["measures sizes in bytes (getsizeof)"]),
+    ("import tracemalloc\n", ["imports tracemalloc (sizes in bytes)"]),
+    ("class V:\n    def _same(self): self._backward = 1\n    def f(self): return self._same()\n", []),
+    ("getattr(a, '_dx')\n", ["reads _dx (this engine's internals)"]),
+])
+def test_applies_says_what_an_example_reads(code, reasons):
+    assert your_engine.applies(code) == reasons
+
+
+def build(V):
+    a, b = V(2.0), V(-3.0)
+    a.label, b.label = "a", "b"
+    c = a * b + a * a
+    return (c.tanh() * c)
+
+
+def test_first_difference_matches_by_structure_and_names_draw_dots_node():
+    ref = build(micrograd.Value)
+    ref.backward()
+    lecture = build(engine("lecture"))
+    lecture.backward()
+    assert your_engine.first_difference(ref, lecture) is None  # a set's order does not matter
+    wrong = build(engine("assign"))
+    wrong.backward()
+    found = your_engine.first_difference(ref, wrong)
+    order = micrograd.engine.topological_order(ref)
+    node = order[int(found["id"][1:])]
+    assert found["op"] == node._op and found["expected"] == node.grad and found["got"] != node.grad
+
+
+@pytest.mark.parametrize("name, words", [("book", None), ("lecture", None), ("assign", "+="),
+                                         ("no_upstream", "upstream"), ("reversed_order", "order"),
+                                         ("tanh_from_input", "from the input")])
+def test_likely_cause_names_the_classic_mistake(name, words):
+    cause = your_engine.likely_cause(engine(name))
+    assert (cause is None) if words is None else (words in cause), cause
+
+
+BLOCKS = [{"line": 1, "kind": "code", "hidden": False, "figure": False, "skip": None,
+           "source": "from micrograd import Value\nx = Value(3.0, label='x')\ne = x * 2\nf = e + x\ng = f * e\n"},
+          {"line": 2, "kind": "code", "hidden": False, "figure": False, "skip": None, "source": "g.backward()\n"}]
+
+
+def test_diagnose_lights_the_first_node_and_names_the_cause():
+    source = (ENGINES / "assign.py").read_text(encoding="utf-8")
+    found = calls.call("diagnose", {"blocks": BLOCKS, "upto": 1, "edits": {}, "source": source})
+    assert found["ok"] and found["name"] == "g" and "+=" in found["cause"]
+    assert your_engine.LIT in found["dot"] and f"your engine: grad {found['difference']['got']:.4f}" in found["dot"]
+    right = calls.call("diagnose", {"blocks": BLOCKS, "upto": 1, "edits": {},
+                                    "source": (ENGINES / "lecture.py").read_text(encoding="utf-8")})
+    assert right == {"ok": True, "difference": None}
+
+
+def test_the_calls_check_an_engine_and_run_blocks_on_it():
+    assert calls.call("check_engine", {"source": "x = 1"}) == {"ok": False,
+                                                               "message": "your engine defines no class Value"}
+    source = (ENGINES / "lecture.py").read_text(encoding="utf-8")
+    assert calls.call("check_engine", {"source": source}) == {"ok": True, "shape": "lecture"}
+    blocks = BLOCKS + [{"line": 3, "kind": "doctest", "hidden": False, "figure": False, "skip": None,
+                        "source": ">>> x.grad, type(x).__module__\n(36.0, 'your_engine_source')\n>>> g._op\n'*'\n"}]
+    value = calls.call("run_blocks", {"blocks": blocks, "upto": 2, "engine": source})
+    assert [r["status"] for r in value["results"]] == ["ran", "ran", "ran"]
+    assert [r["applies"] for r in value["results"]] == [[], [], []]
+    plain = calls.call("run_blocks", {"blocks": blocks, "upto": 2})
+    assert "applies" not in plain["results"][0] and plain["results"][2]["status"] == "differs"
+
+
+def run_engine(name, *pages):
+    done = subprocess.run([sys.executable, "-m", "pytest", "--engine", str(ENGINES / f"{name}.py"), "-n", "0",
+                           "-p", "no:randomly", "-q", *pages], cwd=ROOT, capture_output=True, text=True)
+    return done.stdout
+
+
+def test_pytest_engine_passes_a_correct_engine_and_names_the_node_and_cause_for_a_buggy_one():
+    out = run_engine("book", "docs/03-backprop-by-hand.md", "docs/04-engine.md")
+    assert "failed" not in out.splitlines()[-1], out[-3000:]
+    assert "your engine (" in out and "not applicable" in out
+    out = run_engine("assign", "docs/04-engine.md")
+    assert "likely cause: = instead of +=" in out and "micrograd" in out, out[-3000:]
