@@ -82,6 +82,10 @@ function listenOnce() {
     if (shownFor && !shownFor.contains(event.target) && !box.contains(event.target)) hide();
   });
   onEveryPage(hide); // Material's instant navigation keeps the box: not the last page's source
+  // The page's height changes while the box is shown (a figure, an editor or a widget above the
+  // number lays itself out late): the box is placed again, so it stays by its number.
+  new ResizeObserver(() => shownFor && requestAnimationFrame(() => shownFor && place(shownFor)))
+    .observe(document.body);
 }
 
 function makeBox() {
