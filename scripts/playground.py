@@ -215,11 +215,11 @@ def _check(x, f, at):
     why = None
     if refused:
         outside = " and ".join(f"{name} {side[2:]}" for side in refused)
-        why = f"{outside} {'is' if len(refused) == 1 else 'are'} outside the function's domain (the engine " \
-              f"refuses it: {'; '.join(dict.fromkeys(refused.values()))})"
-        why = (f"For {name}, {why}, so its estimate is one-sided, with {name} {next(iter(sides))[2:]} only: "
-               f"its error shrinks like h, not h², and it passes at a relative error of at most "
-               f"{exponent(ONE_SIDED_TOL)}." if kind else f"{name} is not checked: {why}.")
+        why = (f"{outside} {'is' if len(refused) == 1 else 'are'} outside the function's domain: the engine "
+               f"refuses {'it' if len(refused) == 1 else 'both'} ({'; '.join(dict.fromkeys(refused.values()))}).")
+        why += (f" So {name}'s estimate is one-sided, from {name} {next(iter(sides))[2:]} only. Its error shrinks "
+                f"like h, not h², so it passes at a relative error of {exponent(ONE_SIDED_TOL)} or less."
+                if kind else f" So {name} is not checked.")
     if kind is None:
         return {"name": name, "grad": for_json(x.grad), "numeric": None, "passed": None, "kind": None, "why": why,
                 "shown": [name, shown(x.grad), "none", "—", "not checked: no side in the domain"]}
