@@ -88,13 +88,14 @@ _REASONS = {}  # page path -> [(start, end, reasons)] of its Python blocks
 def _reasons(example):
     """Why the block holding `example` does not apply to a reader's engine (a `>>>` block is
     judged whole: its later examples use what its first imported)."""
+    from scripts.engine_swap import applies_in_order
     from scripts.examples import python_blocks
-    from scripts.your_engine import applies
 
     path = str(example.path)
     if path not in _REASONS:
-        _REASONS[path] = [(b.start, b.end, applies(str(b.lexemes["source"])))
-                          for b in python_blocks(example.document)]
+        found = list(python_blocks(example.document))
+        reasons = applies_in_order([str(b.lexemes["source"]) for b in found])
+        _REASONS[path] = [(b.start, b.end, r) for b, r in zip(found, reasons)]
     start = example.region.start
     return next((r for s, e, r in _REASONS[path] if s <= start < e), [])
 

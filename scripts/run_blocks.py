@@ -43,7 +43,7 @@ import struct
 import time
 import traceback
 
-from scripts.engine_swap import applies, installed, load, same_output
+from scripts.engine_swap import applies_in_order, installed, load, same_output
 from scripts.reader_code import clip, describe, exception_only, no_input, take_graphs_apart
 
 _TRAILING_WHITESPACE = re.compile(r"[ \t]+$", re.MULTILINE)
@@ -80,6 +80,8 @@ def run(blocks, upto, edits=None, on_block=None, engine=None):
     namespace = {}
     results = []
     value = None if engine is None else load(engine)
+    reasons = [] if engine is None else applies_in_order([edits.get(i, b["source"]) for i, b in
+                                                          enumerate(blocks[: upto + 1])])
     try:
         with no_input(), (contextlib.nullcontext() if value is None else installed(value)):
             for index, block in enumerate(blocks[: upto + 1]):
@@ -88,7 +90,7 @@ def run(blocks, upto, edits=None, on_block=None, engine=None):
                 result = _run_block(block, index, edits.get(index), namespace, _name(blocks, index),
                                     numbers=value is not None)
                 if value is not None:
-                    result["applies"] = applies(edits.get(index, block["source"]))
+                    result["applies"] = reasons[index]
                 results.append(result)
     finally:
         take_graphs_apart(namespace.values())

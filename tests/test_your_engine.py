@@ -64,7 +64,14 @@ def test_installed_puts_the_value_everywhere_micrograd_bound_it_and_restores_it_
 
 
 @pytest.mark.parametrize("code, reasons", [
-    ("a = Value(2.0)\nb = a * a\nb.backward()\nprint(a.grad, b._prev, b._op)\n", []),
+    ("a = Value(2.0)\nb = a * a\nb.backward()\nprint(a.grad, b.data, b.label)\n", []),
+    ("print(b._prev, b._op)\n", ["reads _prev (this engine's internals)", "reads _op (this engine's internals)"]),
+    ("w.data = 5.0\n", ["sets data after building a graph (micrograd 0.1.0 reads it again in backward(); "
+                        "this engine does not)"]),
+    ("v = Value(1.0, 'v', (a,), (2.0,), '*')\n",
+     ["builds a Value from its parents and local derivatives (this engine's internals)"]),
+    (">>> Value(1000.0).exp()\nTraceback (most recent call last):\n...\nOverflowError: x\n",
+     ["expects this engine's own error message"]),
     ("print(b._local)\n", ["reads _local (this engine's internals)"]),
     (">>> from micrograd.engine import Value, topological_order\n",
      ["imports topological_order from micrograd.engine (this engine's internals)"]),
@@ -75,6 +82,17 @@ def test_installed_puts_the_value_everywhere_micrograd_bound_it_and_restores_it_
 ])
 def test_applies_says_what_an_example_reads(code, reasons):
     assert your_engine.applies(code) == reasons
+
+
+def test_a_block_that_calls_what_a_block_that_does_not_apply_defined_does_not_apply():
+    """Chapter 4's build_topo reads _prev; the block that prints its order calls it. The Values a
+    block that does not apply makes are data: a later block may use them."""
+    from scripts.engine_swap import applies_in_order
+
+    found = applies_in_order(["def build_topo(v):\n    return list(v._prev)\nd = Value(1.0)\n",
+                              "print(build_topo(d))\n", "print(d.grad)\n"])
+    assert found == [["reads _prev (this engine's internals)"],
+                     ["uses build_topo, which a block that does not apply defines"], []]
 
 
 def build(V):
@@ -130,7 +148,7 @@ def test_the_calls_check_an_engine_and_run_blocks_on_it():
                         "source": ">>> x.grad, type(x).__module__\n(36.0, 'your_engine_source')\n>>> g._op\n'*'\n"}]
     value = calls.call("run_blocks", {"blocks": blocks, "upto": 2, "engine": source})
     assert [r["status"] for r in value["results"]] == ["ran", "ran", "ran"]
-    assert [r["applies"] for r in value["results"]] == [[], [], []]
+    assert [r["applies"] for r in value["results"]] == [[], [], ["reads _op (this engine's internals)"]]
     plain = calls.call("run_blocks", {"blocks": blocks, "upto": 2})
     assert "applies" not in plain["results"][0] and plain["results"][2]["status"] == "differs"
 
@@ -145,5 +163,7 @@ def test_pytest_engine_passes_a_correct_engine_and_names_the_node_and_cause_for_
     out = run_engine("book", "docs/03-backprop-by-hand.md", "docs/04-engine.md")
     assert "failed" not in out.splitlines()[-1], out[-3000:]
     assert "your engine (" in out and "not applicable" in out
+    out = run_engine("lecture", "docs/01-computational-graphs.md", "docs/04-engine.md")  # _prev a set
+    assert "failed" not in out.splitlines()[-1], out[-3000:]
     out = run_engine("assign", "docs/04-engine.md")
     assert "likely cause: = instead of +=" in out and "micrograd" in out, out[-3000:]
