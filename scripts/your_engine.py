@@ -51,6 +51,7 @@ CPython (tests/test_your_engine.py; `pytest --engine`, conftest.py).
 
 import sys
 
+from micrograd.formatting import field
 from scripts.engine_swap import (
     BOOK,
     LIT,
@@ -134,8 +135,8 @@ def _lit_dot(root, difference):
     order = _reference_order(root)
     node = order[int(difference["id"][1:])]
     fields = [draw._escape(node.label)] if node.label else []
-    fields += [f"data {node.data:.4f}", f"grad {difference['expected']:.4f}",
-               f"your engine: grad {difference['got']:.4f}"]
+    fields += [f"data {field(node.data)}", f"grad {field(difference['expected'])}",
+               f"your engine: grad {field(difference['got'])}"]  # as draw_dot writes its records
     dot.node(difference["id"], " | ".join(fields), shape="record", id=difference["id"],
              style="filled", fillcolor=LIT)
     return dot.source
