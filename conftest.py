@@ -6,7 +6,7 @@ import pytest
 from sybil import Sybil
 from sybil.parsers.rest import DocTestParser
 
-from scripts.pages import parsers
+from scripts.build.page_build import parsers
 
 os.environ.setdefault("MPLBACKEND", "Agg")  # plots are drawn to files, never to a screen
 
@@ -36,7 +36,7 @@ def pytest_runtest_makereport(item, call):
 def pytest_addoption(parser):
     parser.addoption("--engine", metavar="PATH", default=None,
                      help="run every chapter's examples (docs/*.md) with the Value of this file in "
-                          "place of micrograd's engine (scripts/your_engine.py); an example that "
+                          "place of micrograd's engine (scripts/reader/your_engine.py); an example that "
                           "reads the engine's internals is skipped, saying what it reads")
 
 
@@ -49,7 +49,7 @@ def pytest_configure(config):
 
     from sybil.evaluators.doctest import OutputChecker
 
-    from scripts import your_engine
+    from scripts.reader import your_engine
 
     try:
         source = Path(path).read_text(encoding="utf-8")
@@ -88,8 +88,8 @@ _REASONS = {}  # page path -> [(start, end, reasons)] of its Python blocks
 def _reasons(example):
     """Why the block holding `example` does not apply to a reader's engine (a `>>>` block is
     judged whole: its later examples use what its first imported)."""
-    from scripts.engine_swap import applies_in_order
-    from scripts.examples import python_blocks
+    from scripts.pages.examples import python_blocks
+    from scripts.reader.engine_swap import applies_in_order
 
     path = str(example.path)
     if path not in _REASONS:
@@ -109,7 +109,7 @@ def pytest_runtest_call(item):
     example = getattr(item, "example", None)
     if not engine or example is None:
         return (yield)
-    from scripts.blocks import _is_python
+    from scripts.pages.blocks import _is_python
 
     python = _is_python(example.region)
     reasons = _reasons(example) if python else []
@@ -156,7 +156,7 @@ def pytest_terminal_summary(terminalreporter, config):
     engine = config.stash.get(_ENGINE, None)
     if engine is None or hasattr(config, "workerinput"):
         return
-    from scripts import engine_report
+    from scripts.tools import engine_report
 
     for line in engine_report.summary(engine, config.rootpath):
         terminalreporter.write_line(line)

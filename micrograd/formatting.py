@@ -1,7 +1,7 @@
 """How a number is written, in one place: for JSON, in a graph's records, in a caption, in
 a table, in powers of ten, as a quiz's answer. The trace (micrograd/trace.py), the steppers
-(scripts/stepper_trace.py), the playground (scripts/playground.py) and the quizzes
-(scripts/quizzes.py) all write numbers with these, so the same number reads the same
+(scripts/reader/stepper_trace.py), the playground (scripts/reader/playground.py) and the quizzes
+(scripts/pages/quizzes.py) all write numbers with these, so the same number reads the same
 everywhere on the site. Text uses a true minus (−, U+2212) and never "-0".
 """
 

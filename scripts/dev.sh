@@ -201,7 +201,7 @@ main() {
       [ $# -le 1 ] && [[ $port =~ ^[1-9][0-9]{0,4}$ ]] && [ "$port" -le 65535 ] || usage
       check_port "$port"
       system_packages serve; python_packages docs; npm_packages
-      # --dirty: a save re-renders only the pages that changed (scripts/hooks/pages.py also
+      # --dirty: a save re-renders only the pages that changed (scripts/build/hooks/pages.py also
       # marks every page whose code had to run again); MkDocs warns that dirty builds may have
       # stale navigation, so --no-strict; no __pycache__ under the watched folders.
       PYTHONDONTWRITEBYTECODE=1 exec .venv/bin/mkdocs serve --dirty --no-strict --dev-addr "127.0.0.1:$port"

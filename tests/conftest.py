@@ -78,14 +78,14 @@ def _shared_folder(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def fresh_run(tmp_path_factory):
-    """fresh_run(md_path) -> scripts.pages.PageRun: the page run now, from its source.
+    """fresh_run(md_path) -> scripts.build.page_build.PageRun: the page run now, from its source.
 
     Once per test run: the first test (on any xdist worker) that asks runs the page and
     keeps the result in a file; the others read it. Two tests need it (the build's files
     match a fresh run; every number in the prose is computed), and a page like chapter 10
     takes seconds.
     """
-    from scripts.pages import run
+    from scripts.build.page_build import run
 
     shared = _shared_folder(tmp_path_factory)
 
@@ -250,6 +250,6 @@ def browser():
 @pytest.fixture(scope="session")
 def executed_notebook():
     """The training notebook as the build executes it (cached on the notebook and micrograd/)."""
-    from scripts.training_notebook import executed
+    from scripts.notebooks.training_notebook import executed
 
     return executed(ROOT / "docs" / "06-training.py")

@@ -1,7 +1,7 @@
 """Run any example, without a browser: which pages get Run, the export of a page's blocks
-(scripts/blocks.py: every Python block, in page order, hidden and skipped ones marked,
+(scripts/pages/blocks.py: every Python block, in page order, hidden and skipped ones marked,
 lines right), and the runner that runs an export as pytest runs the page
-(scripts/run_blocks.py, in CPython here; tests/test_browser_python.py runs it in Pyodide)."""
+(scripts/reader/run_blocks.py, in CPython here; tests/test_browser_python.py runs it in Pyodide)."""
 
 import builtins
 import html.parser
@@ -15,8 +15,11 @@ import zipfile
 import pytest
 from sybil import Document
 
-from scripts import ROOT, blocks, calls, pages, run_blocks
-from scripts.examples import PYTHON_INFO, python_blocks
+from scripts import ROOT
+from scripts.build import page_build as pages
+from scripts.pages import blocks
+from scripts.pages.examples import PYTHON_INFO, python_blocks
+from scripts.reader import calls, run_blocks
 
 DOCS = ROOT / "docs"
 RUNNABLE = [p for p in sorted(DOCS.glob("*")) if blocks.runnable(p.relative_to(DOCS).as_posix())]
@@ -434,20 +437,19 @@ def test_a_chapter_without_its_export_fails_the_build_and_a_page_with_no_visible
 def test_the_zip_holds_the_runner_and_graphviz_for_draw_dot(site):
     with zipfile.ZipFile(io.BytesIO((site / "assets" / "python" / "site-python.zip").read_bytes())) as archive:
         names = set(archive.namelist())
-    assert {"scripts/run_blocks.py", "graphviz/__init__.py", "graphviz/LICENSE.txt"} <= names
+    assert {"scripts/reader/run_blocks.py", "graphviz/__init__.py", "graphviz/LICENSE.txt"} <= names
     assert not any("__pycache__" in name for name in names)
 
 
 def test_the_runner_is_stdlib_only():
-    """What runs in Pyodide imports only the standard library and the site's zip: the
-    modules of scripts/ that the zip holds (site_python.PYTHON_SCRIPTS) and micrograd."""
+    """What runs in Pyodide imports only the standard library and the site's zip: the reader's
+    package scripts/reader/ (zipped whole) and micrograd. (.importlinter forbids it the build's
+    packages too.)"""
     import ast
 
-    from scripts.site_python import PYTHON_SCRIPTS
-
-    in_zip = {f"scripts.{name}" for name in PYTHON_SCRIPTS if name != "__init__"}
-    assert "scripts.run_blocks" in in_zip
-    for module in sorted(in_zip):
+    in_zip = {f"scripts.reader.{p.stem}" for p in (ROOT / "scripts" / "reader").glob("*.py")} | {"scripts.reader"}
+    assert "scripts.reader.run_blocks" in in_zip
+    for module in sorted(in_zip - {"scripts.reader"}):
         tree = ast.parse((ROOT / (module.replace(".", "/") + ".py")).read_text(encoding="utf-8"))
         imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
         imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}

@@ -20,7 +20,7 @@ import urllib.request
 
 import pytest
 
-from scripts import exercise_format
+from scripts.reader import exercise_format
 from tests.helpers import foreign, recorded
 
 RUN = "document.querySelector('.bv-run').runState"
@@ -246,14 +246,14 @@ def test_a_chapter_run_has_stop(engine):
 # --- A verdict the reader's code cannot change (item 6) --------------------------------------
 
 FORGE = """\
-import scripts.exercise_runner as runner
+import scripts.reader.exercise_runner as runner
 runner._run_test = lambda test, user, Result=runner.Result: Result("forged", True)
 print("replaced")
 """
 
 
 def test_a_chapter_block_cannot_replace_the_grader(engine):
-    """Issue 25: a block replacing scripts.exercise_runner._run_test made the next exercise
+    """Issue 25: a block replacing scripts.reader.exercise_runner._run_test made the next exercise
     say "All tests passed" with `pass` as its code, and progress counted it."""
     page, n = engine.page, engine.first
     edit(page, n, FORGE)
@@ -264,7 +264,7 @@ def test_a_chapter_block_cannot_replace_the_grader(engine):
     assert summary.startswith("0 of ") and "forged" not in text, (summary, text)
     assert page.evaluate("window.checks") == []
     # The worker that graded it is the chapter's now; the grader is fresh again for the next.
-    set_code(page, "zero_grad", "import scripts.exercise_runner as runner\n"
+    set_code(page, "zero_grad", "import scripts.reader.exercise_runner as runner\n"
                                 "runner._run_test = lambda test, user, Result=runner.Result: Result('forged', True)\n")
     run_exercise(page, "zero_grad")
     set_code(page, "zero_grad", "pass\n")

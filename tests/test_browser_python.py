@@ -21,7 +21,9 @@ import urllib.request
 
 import pytest
 
-from scripts import ROOT, blocks, exercise_format, exercise_runner
+from scripts import ROOT
+from scripts.pages import blocks
+from scripts.reader import exercise_format, exercise_runner
 from tests.helpers import KNOWN_DIFFERENCES, documented_csp
 
 ORDER = ["local_add_mul", "local_pow_tanh_exp_relu", "chain_rule", "topological_sort", "backward", "zero_grad",

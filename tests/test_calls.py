@@ -1,4 +1,4 @@
-"""The one door from the page into the reader's Python (scripts/calls.py): a function's name
+"""The one door from the page into the reader's Python (scripts/reader/calls.py): a function's name
 and JSON arguments in, JSON out. The browser's side is python.js's call() (tests/test_live.py,
 tests/test_widgets.py and tests/test_browser_python.py click what uses it); the shapes of both
 sides are docs/javascripts/calls.js's types, which TypeScript checks (tests/test_lint.py)."""
@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from scripts import ROOT, calls, exercise_format, playground
+from scripts import ROOT
+from scripts.reader import calls, exercise_format, playground
 
 
 def answer(fn, args):
@@ -72,4 +73,4 @@ def test_nothing_composes_python_source_or_a_made_up_block_in_javascript():
     python = re.compile(r"""["'`](from scripts\.|import \w+\\n)|print\(\w+\[""")  # in a string: source
     assert not [n for n, text in scripts.items() if python.search(text)]
     assert not [n for n, text in scripts.items() if 'kind: "playground"' in text]
-    assert "playground" not in (ROOT / "scripts" / "run_blocks.py").read_text(encoding="utf-8")
+    assert "playground" not in (ROOT / "scripts" / "reader" / "run_blocks.py").read_text(encoding="utf-8")

@@ -14,11 +14,12 @@ import nbformat
 import pytest
 from sybil import Document
 
-from scripts import ROOT, wheel
-from scripts.chapter_notebook import ANSWER_TAG, EXERCISE_MAGICS, QUIET, chapter_notebook
-from scripts.exercise_format import load
-from scripts.notebook_download import download_notebook, for_download, install_cell
-from scripts.training_notebook import kernel_config
+from scripts import ROOT
+from scripts.notebooks import wheel
+from scripts.notebooks.chapter_notebook import ANSWER_TAG, EXERCISE_MAGICS, QUIET, chapter_notebook
+from scripts.notebooks.notebook_download import download_notebook, for_download, install_cell
+from scripts.notebooks.training_notebook import kernel_config
+from scripts.reader.exercise_format import load
 
 PAGE_URL = "https://example.org/book/04-engine/"
 WHEEL_URL = "https://example.org/book/downloads/backprop_verified-0.1.0-py3-none-any.whl#sha256=" + "0" * 64
@@ -63,9 +64,9 @@ def test_an_exercise_is_its_text_a_cell_to_write_in_a_cell_that_checks_it_and_it
 def test_the_exercise_cells_check_the_kept_code_in_a_kernel_and_print_a_failure_without_raising():
     """What the cells do in a real kernel: before the code is kept, the check says so; the
     starter fails with the page's messages, printed; the solution passes. The grader is the
-    wheel's copy of scripts/notebook_exercises.py: here, the repository's."""
+    wheel's copy of scripts/notebooks/notebook_exercises.py: here, the repository's."""
     exercise = load("chain_rule")
-    sources = [f"import sys\nsys.path.insert(0, {str(ROOT)!r})", "%load_ext scripts.notebook_exercises",
+    sources = [f"import sys\nsys.path.insert(0, {str(ROOT)!r})", "%load_ext scripts.notebooks.notebook_exercises",
                "Value = 'the chapter keeps its own names'", "%check_exercise chain_rule",
                f"%%exercise chain_rule\n{exercise.starter}", "%check_exercise chain_rule",
                f"%%exercise chain_rule\n{exercise.solution}", "%check_exercise chain_rule", "Value"]
@@ -173,9 +174,11 @@ def test_the_wheel_holds_the_exercise_grader_at_its_repository_paths():
     """What a notebook's %check_exercise runs: the page's grader and tests, byte for byte."""
     with zipfile.ZipFile(wheel.wheel()) as archive:
         held = {name: archive.read(name) for name in archive.namelist() if name.startswith(f"{EXERCISE_MAGICS}/")}
-    assert held[f"{EXERCISE_MAGICS}/__init__.py"] == (ROOT / "scripts" / "notebook_exercises.py").read_bytes()
+    assert held[f"{EXERCISE_MAGICS}/__init__.py"] == \
+        (ROOT / "scripts" / "notebooks" / "notebook_exercises.py").read_bytes()
     for name in ["exercise_runner", "exercise_checks", "exercise_format", "reader_code"]:
-        assert held[f"{EXERCISE_MAGICS}/scripts/{name}.py"] == (ROOT / "scripts" / f"{name}.py").read_bytes()
+        assert held[f"{EXERCISE_MAGICS}/scripts/reader/{name}.py"] == \
+            (ROOT / "scripts" / "reader" / f"{name}.py").read_bytes()
     exercises = sorted((ROOT / "docs" / "exercises").glob("*.py"))
     assert len(exercises) == 7
     for path in exercises:

@@ -62,7 +62,7 @@ def test_every_check_yourself_has_a_quiz_and_a_chapter_has_three(page):
 @pytest.mark.parametrize("page", [*CHAPTERS, NOTEBOOK], ids=lambda p: p.name)
 def test_a_question_with_two_answer_boxes_names_each(page):
     """Two boxes both called "Your answer" left a learner guessing which part goes where, and a
-    screen reader says the same name twice: each gets its own label= (scripts/quizzes.py)."""
+    screen reader says the same name twice: each gets its own label= (scripts/pages/quizzes.py)."""
     for number, asked in enumerate(questions(page.read_text(encoding="utf-8")), start=1):
         quizzes = re.findall(r"<!-- quiz:.*?-->", asked, re.DOTALL)
         if len(quizzes) > 1:

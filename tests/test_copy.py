@@ -1,6 +1,6 @@
 """Copy gives code that runs: a doctest block's copy button copies its code only (no `>>> `
 prompts, no printed results), an ordinary block copies as it is, and on every Markdown page
-the copied texts, in page order, run in a fresh interpreter (scripts/copy_code.py)."""
+the copied texts, in page order, run in a fresh interpreter (scripts/pages/copy_code.py)."""
 
 import code
 import contextlib
@@ -17,8 +17,9 @@ import markdown
 import pytest
 from sybil import Document
 
-from scripts import ROOT, blocks, copy_code
-from scripts.copy_code import doctest_code
+from scripts import ROOT
+from scripts.pages import blocks, copy_code
+from scripts.pages.copy_code import doctest_code
 
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.glob("*.md"))
@@ -109,7 +110,7 @@ def test_the_hook_registers_the_fences_and_refuses_a_clash():
     from mkdocs.config import load_config
 
     config = load_config(str(ROOT / "mkdocs.yml"))
-    hook = config.plugins["scripts/hooks/copy_code.py"]
+    hook = config.plugins["scripts/build/hooks/copy_code.py"]
     config = hook.on_config(config)
     fences = config.mdx_configs["pymdownx.superfences"]["custom_fences"]
     assert [f["name"] for f in fences] == list(copy_code.LANGUAGES)
@@ -183,7 +184,7 @@ def run_copied(copied, cwd):
 
 
 def test_the_runner_fails_on_a_copied_doctest_block_with_its_prompts(tmp_path):
-    """What Material copied before scripts/copy_code.py: the block as shown. It fails the
+    """What Material copied before scripts/pages/copy_code.py: the block as shown. It fails the
     runner; its code (what the button copies now) runs, in one namespace with the next block."""
     shown = ">>> from micrograd import Value\n>>> a = Value(2.0)\n>>> (a * a).data\n4.0"
     failed = run_copied([{"where": "docs/x.md:1", "code": shown, "raises": None, "namespace": "page"}], tmp_path)

@@ -16,7 +16,7 @@ from sybil.evaluators.skip import Skipper
 from sybil.parsers.markdown.lexers import RawFencedCodeBlockLexer
 
 from scripts import ROOT
-from scripts.pages import parsers
+from scripts.build.page_build import parsers
 
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.rglob("*.md"))
@@ -190,7 +190,7 @@ def test_a_skip_is_reported_at_its_page_and_line(tmp_path):
     (tmp_path / "docs" / "page.md").write_text(SKIPPING_PAGE)
     shutil.copy(ROOT / "conftest.py", tmp_path)
     shutil.copy(ROOT / "pyproject.toml", tmp_path)  # addopts: -ra --dist loadfile
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # conftest.py imports scripts.examples
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # conftest.py imports scripts.pages.examples
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-n", "1", "-p", "no:cacheprovider", "docs"],
         cwd=tmp_path, env=env, capture_output=True, text=True,

@@ -5,7 +5,7 @@ file and line of each stale mention.
 
 A path is a token that starts with one of the repository's top-level folders or files
 (scripts/, docs/, tests/, micrograd/, requirements/, .ci/, .github/, pyproject.toml, ...),
-or a dotted module of the project (`python -m scripts.bench_build`, scripts.pages.parsers).
+or a dotted module of the project (`python -m scripts.tools.bench_build`, scripts.pages.prose).
 In a path, `<page>` stands for any name (docs/<page>.md: some docs/*.md must exist) and
 `*`, `**` are globs that must match. What exists only once installed or built (.venv/,
 node_modules/, site/, .cache/) is not the repository's, and is not checked.

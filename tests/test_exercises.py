@@ -13,16 +13,11 @@ import markdown
 import pytest
 from mkdocs.utils.yaml import yaml_load
 
-from scripts import (
-    ROOT,
-    calls,
-    exercise_checks,
-    exercise_directive,
-    exercise_format,
-    exercise_runner,
-    site_python,
-)
-from scripts.editor_bundle import editor_bundle
+from scripts import ROOT
+from scripts.build import site_python
+from scripts.build.editor_bundle import editor_bundle
+from scripts.pages import exercise_directive
+from scripts.reader import calls, exercise_checks, exercise_format, exercise_runner
 
 NAMES = exercise_format.names()
 MISTAKES = [(name, m.name) for name in NAMES for m in exercise_format.load(name).mistakes]
@@ -190,7 +185,7 @@ def f():
     return 1
 
 # ---- tests ----
-from scripts.exercise_checks import expect
+from scripts.reader.exercise_checks import expect
 
 
 def test_f(user):
@@ -238,11 +233,11 @@ def test_an_unknown_exercise_lists_the_known_ones():
 
 def exercise_outputs(tmp_path, text):
     """The outputs of the exercise directives of a page whose text is `text`, evaluated as
-    the build evaluates them (scripts/exercise_directive.py, through Sybil)."""
+    the build evaluates them (scripts/pages/exercise_directive.py, through Sybil)."""
     from sybil import Document
 
-    from scripts.directives import Collector
-    from scripts.exercise_directive import ExerciseParser
+    from scripts.pages.directives import Collector
+    from scripts.pages.exercise_directive import ExerciseParser
 
     page = tmp_path / "04-engine.md"
     page.write_text(text, encoding="utf-8")
@@ -253,7 +248,7 @@ def exercise_outputs(tmp_path, text):
 
 
 def test_an_unknown_exercise_fails_with_page_and_line(tmp_path):
-    from scripts.directives import DirectiveError
+    from scripts.pages.directives import DirectiveError
 
     with pytest.raises(DirectiveError, match=r"04-engine.md:5: no exercise 'no_such_exercise'"):
         exercise_outputs(tmp_path, "# Title\n\nText.\n\n<!-- exercise: no_such_exercise -->\n")
@@ -262,7 +257,7 @@ def test_an_unknown_exercise_fails_with_page_and_line(tmp_path):
 def test_an_exercise_comment_with_more_on_its_line_is_an_error(tmp_path):
     """(A comment inside a sentence is no directive, of any kind: Sybil reads them at the
     start of a line; tests/test_docs.py counts every page's examples.)"""
-    from scripts.directives import DirectiveError
+    from scripts.pages.directives import DirectiveError
 
     with pytest.raises(DirectiveError, match=r"04-engine.md:3: write an exercise as a line of its own"):
         exercise_outputs(tmp_path, "# T\n\n<!-- exercise: chain_rule --> and more.\n")
@@ -292,8 +287,8 @@ def test_the_exercise_becomes_a_heading_instructions_starter_and_folds(tmp_path)
 
 
 def test_a_page_names_its_python_runtime_relative_to_itself():
-    from scripts.site_assets import package_version, pyodide_bytes
-    from scripts.site_python import runtime_attributes
+    from scripts.build.site_assets import package_version, pyodide_bytes
+    from scripts.build.site_python import runtime_attributes
 
     version = package_version("pyodide")
     attributes = runtime_attributes("04-engine/", b"zip bytes")
@@ -309,13 +304,13 @@ def test_the_site_python_zip_is_deterministic_and_self_contained(tmp_path):
         names = archive.namelist()
         assert names == sorted(set(names))  # sorted, and no name twice
         assert any(name.startswith("graphviz/LICENSE") for name in names)
-        assert {"micrograd/engine.py", "micrograd/nn.py", "scripts/exercise_runner.py",
+        assert {"micrograd/engine.py", "micrograd/nn.py", "scripts/reader/exercise_runner.py",
                 "docs/exercises/chain_rule.py"} <= set(names)
         assert {info.date_time for info in archive.infolist()} == {site_python.ZIP_TIME}
         archive.extractall(tmp_path)
     # A fresh, isolated Python sees only the zip's files, as Pyodide does.
     check = ("import json, sys; sys.path.insert(0, '.')\n"
-             "from scripts import calls, exercise_format\n"
+             "from scripts.reader import calls, exercise_format\n"
              "for name in exercise_format.names():\n"
              "    args = {'exercise': name, 'code': exercise_format.load(name).solution}\n"
              "    report = json.loads(calls.call_json('run_exercise', json.dumps(args)))['value']\n"

@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
-import scripts.figures
+import scripts.pages.figures
 from micrograd import Value, draw_dot
 from scripts import ROOT
-from scripts.pages import run
+from scripts.build.page_build import run
 
 
 def build_L():
@@ -47,8 +47,8 @@ def test_draw_dot_shows_label_data_grad_and_local_derivatives():
 def test_same_graph_gives_byte_identical_svg(tmp_path, monkeypatch):
     svgs = []
     for attempt in ("one", "two"):  # a fresh cache each time, so Graphviz really runs twice
-        monkeypatch.setattr(scripts.figures, "FIGURE_CACHE", tmp_path / attempt)
-        svgs.append(scripts.figures.to_svg(draw_dot(build_L())))
+        monkeypatch.setattr(scripts.pages.figures, "FIGURE_CACHE", tmp_path / attempt)
+        svgs.append(scripts.pages.figures.to_svg(draw_dot(build_L())))
     assert svgs[0] == svgs[1]
     assert "data -8.0000" in html.unescape(svgs[0])  # Graphviz writes '-' as &#45;
 
@@ -96,7 +96,7 @@ UNDRAWABLE = [
 
 @pytest.fixture(scope="module")
 def undrawable(tmp_path_factory):
-    """[(page path, exit code, stderr)] of `python -m scripts.pages` on each UNDRAWABLE page.
+    """[(page path, exit code, stderr)] of `python -m scripts.build.page_build` on each UNDRAWABLE page.
 
     One page through the command line the build uses; the others through the same
     build_run in one fresh process, a process each would only add start-up time.
@@ -106,10 +106,10 @@ def undrawable(tmp_path_factory):
     for n, (text, _, _) in enumerate(UNDRAWABLE):
         (folder / str(n)).mkdir()
         paths.append(page(folder / str(n), text))
-    first = subprocess.run([sys.executable, "-m", "scripts.pages", str(paths[0]), "page.md"],
+    first = subprocess.run([sys.executable, "-m", "scripts.build.page_build", str(paths[0]), "page.md"],
                            cwd=ROOT, capture_output=True, text=True)
     rest = subprocess.run(
-        [sys.executable, "-c", "import json, sys; from scripts.pages import build_run\n"
+        [sys.executable, "-c", "import json, sys; from scripts.build.page_build import build_run\n"
          "print(json.dumps([build_run(p, 'page.md').get('error') for p in sys.argv[1:]]))",
          *map(str, paths[1:])], cwd=ROOT, capture_output=True, text=True)
     assert rest.returncode == 0, rest.stderr

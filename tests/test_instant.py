@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from scripts import exercise_format
+from scripts.reader import exercise_format
 from tests.helpers import follow, recorded
 
 PYTHON_RUNTIME = re.compile(r"/assets/pyodide/|site-python\.zip|/javascripts/python-worker\.js")

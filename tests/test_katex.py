@@ -1,11 +1,17 @@
-"""Math at build time (scripts/katex.py): arithmatex's wrappers while a page is read, KaTeX's
+"""Math at build time (scripts/pages/katex.py): arithmatex's wrappers while a page is read, KaTeX's
 HTML in them once it is written, and a clear error for TeX that KaTeX cannot parse."""
 
 import markdown
 import pytest
 
-from scripts import katex
-from scripts.katex import KatexError, KatexExtension, render, render_markdown_math, render_wrappers
+from scripts.pages import katex
+from scripts.pages.katex import (
+    KatexError,
+    KatexExtension,
+    render,
+    render_markdown_math,
+    render_wrappers,
+)
 
 
 def test_a_page_keeps_the_tex_until_it_is_written_then_gets_katex_html():

@@ -3,7 +3,7 @@ Graphviz in the page (docs/javascripts/viz.js), on the built site, with the read
 Python (Pyodide) started once for the playground's page and once for the chapters' blocks.
 
 Every number the page shows came from micrograd in the browser's Python; these tests
-compare them with the same calls in CPython (scripts.playground.run). Screenshots go to
+compare them with the same calls in CPython (scripts.reader.playground.run). Screenshots go to
 /tmp/shots-live/ (the playground at 1280 and 390 px, light and dark)."""
 
 import html
@@ -17,7 +17,8 @@ from urllib.parse import quote
 import graphviz
 import pytest
 
-from scripts import blocks, playground
+from scripts.pages import blocks
+from scripts.reader import playground
 from tests.helpers import KNOWN_DIFFERENCES, follow, foreign, recorded
 
 SHOTS = Path("/tmp/shots-live")

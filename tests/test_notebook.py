@@ -18,10 +18,10 @@ import pytest
 from nbclient.exceptions import CellExecutionError
 
 from scripts import ROOT
-from scripts.chapter_notebook import ANSWER_TAG, quizzes_in
-from scripts.notebook_download import absolute_links, install_cell
-from scripts.training_notebook import executed as execute
-from scripts.training_notebook import kernel_config
+from scripts.notebooks.chapter_notebook import ANSWER_TAG, quizzes_in
+from scripts.notebooks.notebook_download import absolute_links, install_cell
+from scripts.notebooks.training_notebook import executed as execute
+from scripts.notebooks.training_notebook import kernel_config
 
 NOTEBOOK = ROOT / "docs" / "06-training.py"
 ANSI_COLOUR = re.compile(r"\x1b\[[0-9;]*m")  # IPython colours its tracebacks
@@ -81,7 +81,7 @@ def test_exactly_three_plots(executed):
 def test_the_training_page_downloads_as_the_notebook_that_ran(site_build, site, executed):
     """Its download holds exactly the cells the build executed (so it needs no third run),
     after the two that for_download puts first: where it comes from, and the install cell."""
-    from scripts import wheel
+    from scripts.notebooks import wheel
 
     download = nbformat.reads((site / "06-training" / "06-training.ipynb").read_text(encoding="utf-8"),
                               as_version=4)
@@ -103,7 +103,7 @@ def test_the_training_page_downloads_as_the_notebook_that_ran(site_build, site, 
 def test_a_chapter_notebook_keeps_the_page_order_and_its_hidden_setup(tmp_path):
     from sybil import Document
 
-    from scripts.chapter_notebook import QUIET, chapter_notebook
+    from scripts.notebooks.chapter_notebook import QUIET, chapter_notebook
     FOLDED = {"source_hidden": True, "outputs_hidden": True}
     page = tmp_path / "page.md"
     page.write_text(
@@ -159,7 +159,7 @@ v = 3
 def test_a_block_the_page_skips_is_a_cell_that_skips_as_the_page_does(tmp_path):
     from sybil import Document
 
-    from scripts.chapter_notebook import SKIP_MAGIC, chapter_notebook
+    from scripts.notebooks.chapter_notebook import SKIP_MAGIC, chapter_notebook
     page = tmp_path / "page.md"
     page.write_text(SKIPPING_PAGE)
     cells = json.loads(chapter_notebook(Document(page.read_text(), str(page))))["cells"]
@@ -180,7 +180,7 @@ def test_skip_next_before_a_doctest_of_several_examples_skips_its_first_example_
     notebook gives that example a %%skip cell of its own and runs the rest."""
     from sybil import Document
 
-    from scripts.chapter_notebook import chapter_notebook
+    from scripts.notebooks.chapter_notebook import chapter_notebook
     page = tmp_path / "page.md"
     page.write_text(SKIPPING_PAGE.replace("<!-- skip: end -->\n", "").replace(
         "<!-- skip: start", "<!-- skip: next"))
@@ -197,7 +197,7 @@ def test_the_skip_magic_prints_the_reason_or_runs_the_cell_whose_errors_still_fa
     """SKIP_MAGIC in a real kernel: a skip whose condition holds prints its reason and runs
     nothing; one whose condition does not runs the cell, which shows its result; an error
     in such a cell fails the notebook, as it would without the magic."""
-    from scripts.chapter_notebook import SKIP_MAGIC
+    from scripts.notebooks.chapter_notebook import SKIP_MAGIC
 
     reason = 'reason="PyTorch is not installed: pip install torch"'
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in [
@@ -222,7 +222,7 @@ def test_the_skip_magic_prints_the_reason_or_runs_the_cell_whose_errors_still_fa
 def test_imported_packages_are_the_pypi_names_of_what_the_cells_import():
     from nbformat.v4 import new_code_cell, new_markdown_cell
 
-    from scripts.notebook_download import imported_packages
+    from scripts.notebooks.notebook_download import imported_packages
     cells = [new_markdown_cell("import pandas  # prose, not code"),
              new_code_cell("%matplotlib inline\nimport math\nimport matplotlib.pyplot as plt\n"
                            "from micrograd import Value"),
@@ -292,7 +292,7 @@ def test_the_install_cell_installs_with_the_kernels_pip_only_what_is_missing(mon
 def test_a_download_says_where_it_comes_from_then_installs_what_it_needs():
     from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-    from scripts.notebook_download import for_download
+    from scripts.notebooks.notebook_download import for_download
     body = new_notebook(cells=[new_markdown_cell("# Page"), new_code_cell("import numpy as np")])
     page = "http://127.0.0.1:8000/09-tensors/"
     download = nbformat.reads(for_download(nbformat.writes(body), page, WHEEL), as_version=4)
@@ -357,7 +357,7 @@ def test_the_training_page_download_is_the_same_bytes_in_every_process():
     import subprocess
     import sys
 
-    make = ("from scripts.notebook_download import download_notebook; "
+    make = ("from scripts.notebooks.notebook_download import download_notebook; "
             f"print(download_notebook({str(NOTEBOOK)!r}), end='')")
     downloads = {subprocess.run([sys.executable, "-c", make], cwd=ROOT, check=True, capture_output=True, text=True,
                                 env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(4)}

@@ -31,8 +31,8 @@ import nbformat
 import pytest
 
 from scripts import ROOT
-from scripts.chapter_notebook import ANSWER_TAG
-from scripts.exercise_format import load
+from scripts.notebooks.chapter_notebook import ANSWER_TAG
+from scripts.reader.exercise_format import load
 from tests.helpers import page_urls
 
 JUPYTER = ["ipykernel", "nbclient"]  # all the fresh environment has, besides pip
@@ -223,7 +223,8 @@ def test_the_engines_wheel_is_the_same_bytes_in_every_build(tmp_path):
     entry's time, which would otherwise be the build's. It holds the engine's modules."""
     import zipfile
 
-    from scripts import ROOT, wheel
+    from scripts import ROOT
+    from scripts.notebooks import wheel
 
     first, second = wheel.build(tmp_path / "first"), wheel.build(tmp_path / "second")
     assert first.read_bytes() == second.read_bytes() == wheel.wheel().read_bytes()

@@ -1,4 +1,4 @@
-"""Each number in a page's prose links to the code that printed it (scripts/number_sources.py,
+"""Each number in a page's prose links to the code that printed it (scripts/pages/number_sources.py,
 docs/javascripts/number-source.js): how its source is chosen, that a number without one fails
 the build with its page and line, that every number of chapters 1-5 is such a link in the
 built site, and that a reader sees the source on hover, focus and tap, and follows the plain
@@ -11,8 +11,8 @@ from html.parser import HTMLParser
 import pytest
 
 from scripts import ROOT
-from scripts.number_sources import NumberSourceError, link_numbers, sources, spoken
-from scripts.prose import exempt_phrases, page_numbers
+from scripts.pages.number_sources import NumberSourceError, link_numbers, sources, spoken
+from scripts.pages.prose import exempt_phrases, page_numbers
 from tests.helpers import mkdocs_build
 
 CHAPTERS = ["01-computational-graphs", "02-chain-rule", "03-backprop-by-hand", "04-engine",
@@ -101,7 +101,7 @@ def test_a_number_without_a_source_fails_the_build_with_page_and_line(tmp_path):
     (docs / "index.md").write_text("# Numbers\n\n```python\n>>> 2 + 2\n4\n```\n\nIt is 4, not 5.\n")
     config = tmp_path / "mkdocs.yml"
     config.write_text(f"site_name: numbers\nsite_url: http://127.0.0.1/\ndocs_dir: {docs}\n"
-                      f"hooks:\n  - {ROOT / 'scripts/hooks/pages.py'}\n"
+                      f"hooks:\n  - {ROOT / 'scripts/build/hooks/pages.py'}\n"
                       "markdown_extensions:\n  - attr_list\n  - pymdownx.superfences\n")
     result = mkdocs_build(config, tmp_path / "site")
     assert result.returncode != 0
@@ -114,7 +114,8 @@ def test_a_page_builds_with_its_numbers_linked_to_their_blocks(tmp_path):
     (docs / "index.md").write_text("# Numbers\n\n```python\n>>> 2 + 2\n4\n```\n\nIt is 4, and $x = 4$.\n")
     config = tmp_path / "mkdocs.yml"
     config.write_text(f"site_name: numbers\nsite_url: http://127.0.0.1/\ndocs_dir: {docs}\n"
-                      f"hooks:\n  - {ROOT / 'scripts/hooks/pages.py'}\n  - {ROOT / 'scripts/hooks/math.py'}\n"
+                      f"hooks:\n  - {ROOT / 'scripts/build/hooks/pages.py'}\n"
+                      f"  - {ROOT / 'scripts/build/hooks/math.py'}\n"
                       "markdown_extensions:\n  - attr_list\n  - pymdownx.superfences\n")
     result = mkdocs_build(config, tmp_path / "site")
     assert result.returncode == 0, result.stderr

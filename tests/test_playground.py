@@ -1,4 +1,4 @@
-"""The playground's parser and builder (scripts/playground.py), in CPython: every allowed
+"""The playground's parser and builder (scripts/reader/playground.py), in CPython: every allowed
 form, every refused one with its column, the same graph and grads as the engine's own
 operators, and the check by finite differences. tests/test_live.py runs it in the browser."""
 
@@ -9,9 +9,17 @@ import pytest
 
 from micrograd import Value, draw_dot
 from micrograd.gradcheck import relative_error
-from scripts import calls, playground
-from scripts.playground import PlaygroundError, build, exponent, parse, parse_values, run, shown
-from scripts.stepper_trace import replay
+from scripts.reader import calls, playground
+from scripts.reader.playground import (
+    PlaygroundError,
+    build,
+    exponent,
+    parse,
+    parse_values,
+    run,
+    shown,
+)
+from scripts.reader.stepper_trace import replay
 
 
 def grads(expression, values):
@@ -170,7 +178,7 @@ def test_the_tables_rows_and_summary_are_written_in_python():
 
 
 def test_the_steps_are_the_steppers_replay_of_the_engines_trace():
-    """One way to write a step: scripts.stepper_trace.replay, for the steppers and the playground."""
+    """One way to write a step: scripts.reader.stepper_trace.replay, for the steppers and the playground."""
     result = run("(a + b) * c", "a = 2, b = -3, c = 10")
     a, b, c = Value(2.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c")
     e = a + b

@@ -1,4 +1,4 @@
-"""The reader's progress (docs/javascripts/progress.js, scripts/progress.py), in Debian's
+"""The reader's progress (docs/javascripts/progress.js, scripts/build/progress.py), in Debian's
 Chromium on the built site: each chapter's checks done out of its total, on the page and in
 the navigation, kept in the browser, complete, cleared and undone. Issue 16: "nothing says
 how far a reader has got".
@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from scripts import ROOT, progress
+from scripts import ROOT
+from scripts.build import progress
 from tests.helpers import recorded
 
 SHOTS = Path("/tmp/shots-b")

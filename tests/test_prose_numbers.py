@@ -1,8 +1,8 @@
 """Every number in a page's prose was computed on that page: it appears in the page's
-executed output, in an assertion, or in one of its figures (scripts/prose.py says how a
+executed output, in an assertion, or in one of its figures (scripts/pages/prose.py says how a
 number is read and matched), or it is on the page's short list of exemptions, each with
-its reason (scripts/prose.py's EXEMPT, which the site build reads too). On a Markdown page
-each number has one exact source, the one the site links it to (scripts/number_sources.py).
+its reason (scripts/pages/prose.py's EXEMPT, which the site build reads too). On a Markdown page
+each number has one exact source, the one the site links it to (scripts/pages/number_sources.py).
 A failure names the page, the line and the number."""
 
 import json
@@ -11,8 +11,15 @@ import re
 import pytest
 
 from scripts import ROOT
-from scripts.pages import number_sources
-from scripts.prose import EXEMPT, exempt_phrases, known_numbers, matches, numbers, page_numbers
+from scripts.build.page_build import number_sources
+from scripts.pages.prose import (
+    EXEMPT,
+    exempt_phrases,
+    known_numbers,
+    matches,
+    numbers,
+    page_numbers,
+)
 
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.glob("*.md"))

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from scripts import ROOT
-from scripts.pages import run
+from scripts.build.page_build import run
 
 
 def page(tmp_path, text):
@@ -50,7 +50,7 @@ def test_a_tolerance_admits_a_rounded_written_answer(tmp_path):
 ])
 def test_a_quiz_that_disagrees_with_its_page_fails_at_its_line(tmp_path, quiz, message):
     path = page(tmp_path, f"Some text.\n\n<!-- quiz: {quiz} -->\n")
-    result = subprocess.run([sys.executable, "-m", "scripts.pages", str(path), "page.md"],
+    result = subprocess.run([sys.executable, "-m", "scripts.build.page_build", str(path), "page.md"],
                             cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 1
     assert f"{path}:8" in result.stderr
@@ -82,7 +82,7 @@ def test_a_quiz_names_its_classic_mistakes_each_computed_by_running_it(tmp_path)
 
 def test_running_a_mistake_leaves_every_grad_as_it_was():
     from micrograd import Value
-    from scripts.quizzes import grad_after, grad_with_assign
+    from scripts.pages.quizzes import grad_after, grad_with_assign
 
     a = Value(3.0)
     y = a * a
@@ -97,7 +97,7 @@ def test_running_a_mistake_leaves_every_grad_as_it_was():
 ])
 def test_a_mistake_a_reader_could_never_be_told_fails_the_page(tmp_path, mistakes, message):
     path = page(tmp_path, f"Some text.\n\n<!-- quiz: number(y, answer=10, mistakes={mistakes}) -->\n")
-    result = subprocess.run([sys.executable, "-m", "scripts.pages", str(path), "page.md"],
+    result = subprocess.run([sys.executable, "-m", "scripts.build.page_build", str(path), "page.md"],
                             cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 1
     assert f"{path}:8" in result.stderr

@@ -1,6 +1,6 @@
 """Issue 25, in CPython: every text of the reader's code reaches the page clipped, with its
-invisible controls made visible (scripts/reader_code.py), from a chapter's blocks
-(scripts/run_blocks.py) and from an exercise (scripts/exercise_runner.py).
+invisible controls made visible (scripts/reader/reader_code.py), from a chapter's blocks
+(scripts/reader/run_blocks.py) and from an exercise (scripts/reader/exercise_runner.py).
 tests/test_box_runs.py checks the same in the browser, with what only the browser has
 (the worker, its timers, a Run's Stop)."""
 
@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from scripts import exercise_runner, reader_code, run_blocks
-from scripts.reader_code import MAX_OUTPUT, clip
+from scripts.reader import exercise_runner, reader_code, run_blocks
+from scripts.reader.reader_code import MAX_OUTPUT, clip
 
 HUGE = 10**8  # an error message this long crashed the reader's tab after about 10 s
 CUT = f"(message cut: the first {MAX_OUTPUT:,} of its {HUGE:,} characters are shown)"

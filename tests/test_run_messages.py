@@ -12,7 +12,8 @@ import re
 
 import pytest
 
-from scripts import ROOT, blocks
+from scripts import ROOT
+from scripts.pages import blocks
 
 RUN = "document.querySelector('.bv-run').runState"
 SECONDS = r"[0-9.]+ s"
@@ -125,8 +126,8 @@ def test_chapter_9_says_once_why_it_has_no_run_buttons(site):
     (run_blocks.UNAVAILABLE), and the built page binds no Run."""
     from sybil import Document
 
-    from scripts.examples import python_blocks
-    from scripts.run_blocks import UNAVAILABLE
+    from scripts.pages.examples import python_blocks
+    from scripts.reader.run_blocks import UNAVAILABLE
 
     text = (ROOT / "docs" / "09-tensors.md").read_text(encoding="utf-8")
     first = str(next(iter(python_blocks(Document(text, "09-tensors.md")))).lexemes["source"])

@@ -49,8 +49,8 @@ def test_every_generated_file_is_what_a_fresh_run_of_its_page_makes(site_build, 
     (the notebook as the build serves it: for_download's install cell for the site's address)."""
     from mkdocs.structure.files import File
 
-    from scripts import wheel
-    from scripts.notebook_download import for_download
+    from scripts.notebooks import wheel
+    from scripts.notebooks.notebook_download import for_download
 
     fresh = fresh_run(md_path)
     assert fresh.files, md_path.name
@@ -161,7 +161,7 @@ def test_a_page_named_with_edit_links_to_its_own_source(tmp_path):
     config = tmp_path / "mkdocs.yml"
     config.write_text(
         f"site_name: edit\ndocs_dir: {docs}\ntheme:\n  name: material\n  custom_dir: {ROOT / 'scripts/overrides'}\n"
-        f"  features: [content.action.view]\nhooks:\n  - {ROOT / 'scripts/hooks/sources.py'}\n")
+        f"  features: [content.action.view]\nhooks:\n  - {ROOT / 'scripts/build/hooks/sources.py'}\n")
     result = mkdocs_build(config, tmp_path / "site")
     assert result.returncode == 0, result.stderr
     page = (tmp_path / "site" / "10-editing" / "index.html").read_text(encoding="utf-8")
@@ -178,7 +178,7 @@ def test_a_figure_that_cannot_be_drawn_fails_the_build_with_page_and_line(tmp_pa
         "draw_dot(x.missing)\n```\n<!-- figure: a graph that cannot be drawn -->\n"
     )
     config = tmp_path / "mkdocs.yml"
-    config.write_text(f"site_name: broken\ndocs_dir: {docs}\nhooks:\n  - {ROOT / 'scripts/hooks/pages.py'}\n")
+    config.write_text(f"site_name: broken\ndocs_dir: {docs}\nhooks:\n  - {ROOT / 'scripts/build/hooks/pages.py'}\n")
     result = mkdocs_build(config, tmp_path / "site")
     assert result.returncode != 0
     assert "index.md:6" in result.stdout + result.stderr

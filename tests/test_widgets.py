@@ -448,7 +448,7 @@ def test_a_leaf_edited_on_the_stepper_is_traced_by_micrograd_in_the_browser_and_
     the page's own graph with it, the figure is drawn again with draw_dot's ids, every number
     is CPython's micrograd's; Reset brings back the build's trace, figure and values."""
     from micrograd.engine import Value
-    from scripts.stepper_trace import replay
+    from scripts.reader.stepper_trace import replay
 
     built = json.loads((site / "01-computational-graphs" / "stepper-1.json").read_text(encoding="utf-8"))
     preset = built["presets"][0]
@@ -514,11 +514,11 @@ def test_a_leaf_edited_on_the_stepper_is_traced_by_micrograd_in_the_browser_and_
 
 
 def test_the_stepper_graph_rebuilt_with_new_leaf_values_is_the_engines_own(site):
-    """scripts.stepper_trace.live, as the browser calls it: the page's graph rebuilt from its
+    """scripts.reader.stepper_trace.live, as the browser calls it: the page's graph rebuilt from its
     exported structure gives the build's replay and DOT with the build's values, the replay of
     the same expression written out in CPython with new ones, and refuses a value by name."""
     from micrograd.engine import Value
-    from scripts.stepper_trace import draw, live, rebuild, replay
+    from scripts.reader.stepper_trace import draw, live, rebuild, replay
 
     for path in sorted(site.glob("*/stepper-*.json")):
         for preset in json.loads(path.read_text(encoding="utf-8"))["presets"]:

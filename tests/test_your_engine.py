@@ -1,4 +1,4 @@
-"""The reader's own engine in place of micrograd's (scripts/your_engine.py, issue 28): loading,
+"""The reader's own engine in place of micrograd's (scripts/reader/your_engine.py, issue 28): loading,
 installing, which examples apply, matching two graphs by structure, the likely cause, the
 diagnosis of a chapter's blocks, the calls, and `pytest --engine` on the engines written for
 these tests (tests/engines/)."""
@@ -11,8 +11,9 @@ import pytest
 import micrograd
 import micrograd.engine
 import micrograd.nn
-from scripts import ROOT, calls, your_engine
-from scripts.exercise_format import load as load_exercise
+from scripts import ROOT
+from scripts.reader import calls, your_engine
+from scripts.reader.exercise_format import load as load_exercise
 
 ENGINES = ROOT / "tests" / "engines"
 
@@ -87,7 +88,7 @@ def test_applies_says_what_an_example_reads(code, reasons):
 def test_a_block_that_calls_what_a_block_that_does_not_apply_defined_does_not_apply():
     """Chapter 4's build_topo reads _prev; the block that prints its order calls it. The Values a
     block that does not apply makes are data: a later block may use them."""
-    from scripts.engine_swap import applies_in_order
+    from scripts.reader.engine_swap import applies_in_order
 
     found = applies_in_order(["def build_topo(v):\n    return list(v._prev)\nd = Value(1.0)\n",
                               "print(build_topo(d))\n", "print(d.grad)\n"])

@@ -36,7 +36,7 @@ def backward(root):
 # ---- tests ----
 from micrograd.engine import Value
 
-from scripts.exercise_checks import chain, diamond, expect, grads_by_rule, kite, neuron, zero_grads
+from scripts.reader.exercise_checks import chain, diamond, expect, grads_by_rule, kite, neuron, zero_grads
 
 ORDER = ("a node passed its gradient on before every contribution had arrived: visit the nodes "
          "in reverse topological order, so each node is complete when its turn comes")

@@ -25,7 +25,7 @@ def propagate(node):
 # ---- tests ----
 from micrograd.engine import Value, topological_order
 
-from scripts.exercise_checks import diamond, expect, grads_by_rule
+from scripts.reader.exercise_checks import diamond, expect, grads_by_rule
 
 ACCUMULATE = "a value used twice needs +=, not =: each edge adds its share"
 UPSTREAM = "multiply the local derivative by node.grad, the upstream gradient"

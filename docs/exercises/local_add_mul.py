@@ -65,7 +65,7 @@ class Value:
 # ---- tests ----
 from micrograd.engine import Value as Ref
 
-from scripts.exercise_checks import expect, expect_value
+from scripts.reader.exercise_checks import expect, expect_value
 
 MUL_RULE = "each factor's local derivative is the other factor: d(x*y)/dx = y, d(x*y)/dy = x"
 ADD_RULE = "a sum moves one-for-one with each term: d(x+y)/dx = 1 and d(x+y)/dy = 1, whatever x and y are"

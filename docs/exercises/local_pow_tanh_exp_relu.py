@@ -99,7 +99,7 @@ import math
 
 from micrograd.engine import Value as Ref
 
-from scripts.exercise_checks import expect, expect_value
+from scripts.reader.exercise_checks import expect, expect_value
 
 POW_RULE = "d(x**n)/dx = n * x**(n - 1)"
 TANH_RULE = "d tanh(x)/dx = 1 - t**2, where t = tanh(x) is the output"

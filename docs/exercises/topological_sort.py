@@ -39,7 +39,7 @@ from collections import Counter
 
 from micrograd.engine import Value, topological_order as reference_order
 
-from scripts.exercise_checks import Fail, chain, diamond, expect, neuron, topological
+from scripts.reader.exercise_checks import Fail, chain, diamond, expect, neuron, topological
 
 
 def names_of(nodes, labelled):

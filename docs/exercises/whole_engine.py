@@ -141,7 +141,7 @@ def topological_order(root):
 # ---- tests ----
 from micrograd.engine import Value as Ref
 
-from scripts.exercise_checks import chain, diamond, expect, expect_value, grads_by_rule, kite, neuron, zero_grads
+from scripts.reader.exercise_checks import chain, diamond, expect, expect_value, grads_by_rule, kite, neuron, zero_grads
 
 ACCUMULATE = "a value used twice needs +=, not =: each edge adds its share"
 ORDER = ("a node passed its gradient on before every contribution had arrived: visit the nodes "

@@ -46,7 +46,7 @@ import random
 from micrograd.engine import Value
 from micrograd.nn import Neuron
 
-from scripts.exercise_checks import expect
+from scripts.reader.exercise_checks import expect
 
 X, Y, RATE = [2.0, -1.0], 1.0, 0.1
 NAMES = ["w1", "w2", "b"]

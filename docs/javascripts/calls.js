@@ -1,11 +1,11 @@
 // The one door from the page into the reader's Python, written down once: the functions the
-// page may call (scripts/calls.py: FUNCTIONS), their JSON arguments and values, and the
+// page may call (scripts/reader/calls.py: FUNCTIONS), their JSON arguments and values, and the
 // messages between the page (python.js) and the worker (python-worker.js). Types only: this
 // module exports nothing at run time. TypeScript's checker reads them where python.js,
 // python-worker.js and their callers name them (tests/test_lint.py: tsc --noEmit --checkJs).
 
 /**
- * The functions of scripts/calls.py, each with its arguments (JSON) and its value.
+ * The functions of scripts/reader/calls.py, each with its arguments (JSON) and its value.
  * @typedef {{
  *   run_blocks: {blocks: Block[], upto: number, edits: Object<string, string>, engine?: string | null},
  *   run_exercise: {exercise: string, code: string},
@@ -14,7 +14,7 @@
  *   check_engine: {source: string},
  *   diagnose: {blocks: Block[], upto: number, edits: Object<string, string>, source: string},
  * }} CallArgs
- * run_blocks with an engine (the reader's engine source, scripts/your_engine.py): each result
+ * run_blocks with an engine (the reader's engine source, scripts/reader/your_engine.py): each result
  * has "applies", the reasons the block does not apply to a reader's engine ([] if it does).
  * @typedef {{ok: true, shape: "book" | "lecture"} | {ok: false, message: string}} EngineCheck
  *   check_engine's value

@@ -1,7 +1,7 @@
 // The one way the exercises (exercise.js) and Run on chapter blocks (run-blocks.js) load
 // the editor and name its run key.
 //
-// editor.js is CodeMirror 6 bundled at build time (scripts/hooks/python_runtime.py):
+// editor.js is CodeMirror 6 bundled at build time (scripts/build/hooks/python_runtime.py):
 // about 120 KB compressed, so it loads once, when the first editor is wanted.
 
 let module = null;

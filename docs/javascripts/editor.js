@@ -1,7 +1,7 @@
 // The exercise editor: CodeMirror 6 with Python highlighting.
 //
 // This file is the source. The site serves, under the same name, one file
-// bundled from it by esbuild at build time (scripts/hooks/python_runtime.py),
+// bundled from it by esbuild at build time (scripts/build/hooks/python_runtime.py),
 // with the CodeMirror packages pinned exactly in package.json. exercise.js
 // and run-blocks.js load it through editor-loader.js, when an editor is first wanted.
 //

@@ -1,6 +1,6 @@
 // Exercises on a page: an editor, Run, Reset, and the results of the hidden tests.
 //
-// scripts/exercise_directive.py turns each `<!-- exercise: name -->` of a
+// scripts/pages/exercise_directive.py turns each `<!-- exercise: name -->` of a
 // page into a <div class="exercise"> holding the title, the instructions, the
 // starter code as a plain code block (readable without JavaScript), a hints
 // fold and a solution fold; widgets.js loads this module where a page has one.
@@ -38,7 +38,7 @@ const observer = "IntersectionObserver" in window
   ? new IntersectionObserver(onNear, { rootMargin: "400px 0px" })
   : null;
 
-/** Give one exercise (`.exercise[data-exercise]`, scripts/exercise_directive.py) its editor,
+/** Give one exercise (`.exercise[data-exercise]`, scripts/pages/exercise_directive.py) its editor,
  * Run, Stop and Reset. widgets.js calls it for each exercise of each page shown. */
 export function init(block) {
   loadStylesheet(new URL("../stylesheets/exercise.css", here).href);

@@ -161,7 +161,7 @@ function reveal(node) {
   if (at.left < view.left || at.right > view.right) box.scrollLeft += (at.left + at.right - view.left - view.right) / 2;
 }
 
-// Step `step` of a replay (scripts/stepper_trace.py) on a bound graph (steppers, playground).
+// Step `step` of a replay (scripts/reader/stepper_trace.py) on a bound graph (steppers, playground).
 // Returns {caption (null at step 0), phase}.
 export function drawStep(view, p, step) {
   const forward = p.forward.length;

@@ -1,7 +1,7 @@
 // An edited chapter block's figure, drawn again in the page (issue 18).
 //
 // When a block's last line gives a Graphviz graph (draw_dot(...)), the reader's Python sends
-// back its DOT source (scripts/run_blocks.py); viz.js draws it with Graphviz as WebAssembly,
+// back its DOT source (scripts/reader/run_blocks.py); viz.js draws it with Graphviz as WebAssembly,
 // with the ids draw_dot gave (n0, n2op, n0-n2-0...), the build's. A figure block run with an
 // edit (its own or an earlier block's) shows the new figure in place of the build's: the drawing goes at the end of the block's
 // output, which sits right above the build's figure, and live-figure.css hides that figure

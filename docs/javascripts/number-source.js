@@ -1,4 +1,4 @@
-// Where a number in the prose came from. scripts/number_sources.py makes each number of a
+// Where a number in the prose came from. scripts/pages/number_sources.py makes each number of a
 // chapter's prose (or the whole `$...$` formula it sits in) a link to the block that printed it,
 // with its source in data-bv-source: [{number, kind, label, code, shown, href}]. Without
 // JavaScript it stays a plain link to the block. Here the source shows beside the number:
@@ -22,7 +22,7 @@ let hiding = 0; // the timer that hides the box once the pointer has left number
 let touched = null; // the number a touch pressed while its source was not shown: its click opens
 let count = 0; // descriptions made this session: their ids are unique across instant navigation
 
-/** Bind one number (an `a.bv-number` that scripts/number_sources.py wrote). */
+/** Bind one number (an `a.bv-number` that scripts/pages/number_sources.py wrote). */
 export function init(link) {
   const sources = grouped(JSON.parse(link.dataset.bvSource));
   link.sources = sources;

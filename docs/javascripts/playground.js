@@ -2,7 +2,7 @@
 //
 // The reader types an expression over named leaves and their values. "Draw and check" sends
 // both texts to the reader's Python (python.js: Pyodide in a worker, started on the first
-// press; the call "playground"), where scripts/playground.py parses them against its
+// press; the call "playground"), where scripts/reader/playground.py parses them against its
 // whitelist, builds them from micrograd Values, traces and checks by finite differences. This
 // script only shows what came back: the graph (its DOT source drawn by Graphviz as
 // WebAssembly, viz.js, bound by draw_dot's ids with graph.js), every step of the forward and
@@ -157,7 +157,7 @@ export function init(root) {
   }
 }
 
-/** The graph, its steps and the leaves' check, for one result of scripts/playground.py. */
+/** The graph, its steps and the leaves' check, for one result of scripts/reader/playground.py. */
 function view(data, svg, link) {
   const graph = element("div", { class: "bv-widget__graph bv-pg__graph" });
   const status = element("p", { class: "bv-widget__status" });
@@ -170,7 +170,7 @@ function view(data, svg, link) {
     "aria-label": label, text }));
   const buttons = { start: button("Start", "Back to the start"), back: button("Back", "Back one step"),
     next: button("Next", "Next step"), end: button("End", "To the end of the backward pass") };
-  // The steps, captions and edge texts are scripts/stepper_trace.py's, as a stepper shows them:
+  // The steps, captions and edge texts are scripts/reader/stepper_trace.py's, as a stepper shows them:
   // an edge tells its local derivative once the forward pass has computed its child.
   const edgeIds = Object.keys(data.edges);
   const edgeText = (id) => edgeAt(data.edges[id], step);
@@ -196,7 +196,7 @@ function view(data, svg, link) {
 
   const rows = data.leaves.map((leaf) => element("tr", {
     class: leaf.passed === null ? "is-unchecked" : leaf.passed ? "is-passed" : "is-failed" },
-    element("th", { scope: "row", text: leaf.shown[0] }), // every text written by scripts/playground.py
+    element("th", { scope: "row", text: leaf.shown[0] }), // every text written by scripts/reader/playground.py
     ...leaf.shown.slice(1).map((text) => element("td", { text }))));
   const summary = element("p", { class: data.check.passed ? "bv-pg__pass" : "bv-pg__fail", text: data.check.text });
   const table = element("div", { class: "bv-pg__table" }, element("table", {},

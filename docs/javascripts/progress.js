@@ -2,7 +2,7 @@
 // passed) out of the chapter's total, on the chapter's page (under its title) and beside
 // each chapter in the navigation; "complete" once every check is passed.
 //
-// The totals come from the build (scripts/progress.py: progress.json, from the pages'
+// The totals come from the build (scripts/build/progress.py: progress.json, from the pages'
 // runs), never from counting here. What the reader has done is kept in this browser only
 // (localStorage, STORE): no account, no server, no request to another host. A check is
 // recorded when a "bv-check" event says it passed:

@@ -2,11 +2,11 @@
 // never freezes.
 //
 // On the first Run it loads Pyodide from the site itself (the runtime
-// scripts/hooks/assets.py serves from node_modules/pyodide) and the site's
+// scripts/build/hooks/assets.py serves from node_modules/pyodide) and the site's
 // Python zip (micrograd/, the exercise and run modules of scripts/,
-// docs/exercises/, graphviz, packed by scripts/hooks/python_runtime.py), confines
+// docs/exercises/, graphviz, packed by scripts/build/hooks/python_runtime.py), confines
 // the worker to the site's origin (guard.js), then answers the page's calls with
-// scripts/calls.py's call_json: a function's name and JSON arguments in, JSON out. Nothing
+// scripts/reader/calls.py's call_json: a function's name and JSON arguments in, JSON out. Nothing
 // comes from another host and nothing is installed with micropip.
 //
 // The reader's code runs in this worker and can post messages to the page
@@ -20,11 +20,11 @@
 import { confine } from "./guard.js";
 
 let port = null; // the page's channel: set once, by the first message
-let ready = null; // Promise of scripts.calls.call_json, made once per worker
+let ready = null; // Promise of scripts.reader.calls.call_json, made once per worker
 let current = null; // id of the run that is loading, for progress messages
 let block = null; // index of the chapter block running now (run_blocks calls onBlock)
 let armed = null; // while the reader's code runs: the ids of the timers it arms, to clear when it ends
-const MAX_TEXT = 10000; // characters of a text of the reader's code sent on (scripts/reader_code.py: MAX_OUTPUT)
+const MAX_TEXT = 10000; // characters of a text of the reader's code sent on (scripts/reader/reader_code.py: MAX_OUTPUT)
 
 /**
  * setTimeout and setInterval, replaced where the browser defines them, note each timer armed
@@ -122,7 +122,7 @@ async function start(runtimeURL, pythonURL, runtimeBytes) {
     if (!response.ok) throw new Error(`${pythonURL}: HTTP ${response.status}`);
     pyodide.unpackArchive(new Uint8Array(await response.arrayBuffer()), "zip", { extractDir: "/home/pyodide" });
     pyodide.pyimport("sys").path.insert(0, "/home/pyodide");
-    const call = pyodide.pyimport("scripts.calls").call_json;
+    const call = pyodide.pyimport("scripts.reader.calls").call_json;
     confine(self); // from here on, only this site: before any of the reader's code runs
     post({ type: "loaded" });
     return call;

@@ -33,11 +33,11 @@ let nextId = 1;
 // How long a worker whose Python is up may take to say a Run has started (it answers in
 // about a millisecond) before it counts as held by an earlier Run's leftovers.
 const HELD_MS = 3000;
-const MAX_TEXT = 10000; // characters of a text of the reader's code shown (scripts/reader_code.py)
+const MAX_TEXT = 10000; // characters of a text of the reader's code shown (scripts/reader/reader_code.py)
 const CONTROLS = /[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g; // as reader_code.CONTROLS
 
 /**
- * A text the reader's code may have written, as the page shows it (scripts/reader_code.py:
+ * A text the reader's code may have written, as the page shows it (scripts/reader/reader_code.py:
  * clip): at most MAX_TEXT characters, with a line that says how much was cut, and each bidi
  * control or zero-width character as <U+202E>.
  */
@@ -58,7 +58,7 @@ let page = 0; // counts the pages shown (instant navigation brings a new one wit
 onEveryPage(() => { page += 1; });
 
 /**
- * Call a function of the reader's Python (scripts/calls.py) with JSON arguments: the one door
+ * Call a function of the reader's Python (scripts/reader/calls.py) with JSON arguments: the one door
  * from the page into Python. Run on chapter blocks, the exercises, the steppers and the
  * playground all come through here.
  *
@@ -72,7 +72,7 @@ onEveryPage(() => { page += 1; });
  *   { kind: "timeout" }: the worker was terminated at the time limit; { kind: "stopped" }:
  *   options.signal was aborted (the worker was terminated, or, still queued, the Run never
  *   started); { kind: "error" }: Python could not start or stopped (the worker was
- *   terminated), or the page asked for what scripts/calls.py does not do.
+ *   terminated), or the page asked for what scripts/reader/calls.py does not do.
  *
  * @template {import("./calls.js").CallName} F
  * @param {F} fn
@@ -95,7 +95,7 @@ export function runExercise({ exercise, code, ...options }) {
 
 /**
  * A chapter's blocks 0 to `upto` in one fresh namespace, as pytest runs them
- * (scripts/run_blocks.py): call("run_blocks"), whose report is {results, seconds, python,
+ * (scripts/reader/run_blocks.py): call("run_blocks"), whose report is {results, seconds, python,
  * bits}; an error also names `block`, the index of the block that was running when Python
  * stopped. blocks: the page's blocks.json text; edits: {index: text}.
  * @param {{blocks: string, upto: number, edits?: Object<string, string>} & Object<string, any>} options
@@ -106,7 +106,7 @@ export function runBlocks({ blocks, upto, edits, ...options }) {
 
 /**
  * Where this page's Python is, from the `.bv-python` element the build puts on every page
- * (scripts/hooks/python_runtime.py): { runtimeURL: the Pyodide directory, pythonURL: the
+ * (scripts/build/hooks/python_runtime.py): { runtimeURL: the Pyodide directory, pythonURL: the
  * site's Python zip, runtimeBytes: the runtime's size }, as absolute URLs.
  */
 export function pageRuntime() {

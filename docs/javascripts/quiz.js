@@ -1,6 +1,6 @@
 // A "Check yourself" quiz answered in place. The key, the tolerance and the classic wrong
 // answers (data-mistakes: [[number, message]], each computed by running the mistake) are in
-// the HTML, computed by the page's own code at build time (scripts/quizzes.py).
+// the HTML, computed by the page's own code at build time (scripts/pages/quizzes.py).
 // Once the reader has answered, the explanation below (the "Answer" that follows the
 // question) folds out, and a "bv-check" event tells progress.js, which keeps the answer and
 // its mark for the next visit.
@@ -15,7 +15,7 @@ export function parseNumber(text) {
   return NUMBER.test(plain) ? Number(plain) : null;
 }
 
-// The same rule as scripts/quizzes.py: within tol, plus a rounding margin of 1e-9 relative.
+// The same rule as scripts/pages/quizzes.py: within tol, plus a rounding margin of 1e-9 relative.
 export function close(a, b, tol) {
   return Math.abs(a - b) <= tol + 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 }

@@ -1,6 +1,6 @@
 // Run any example of a chapter: Run (and Edit) on every Python block of the page.
 //
-// scripts/hooks/python_runtime.py adds this module to a chapter (scripts/blocks.py
+// scripts/build/hooks/python_runtime.py adds this module to a chapter (scripts/pages/blocks.py
 // decides which) with a hidden <div class="bv-run"> naming the page's blocks.json
 // (every block pytest runs, in page order, hidden ones included, exported when the
 // page ran) and the page lines of its visible blocks. The rendered Python code
@@ -9,7 +9,7 @@
 //
 // Each Run bar shows its block's number ("Block 7"), as the messages name blocks.
 // Run on block 7 runs blocks 1 to 7 (and the hidden ones between) in one fresh
-// namespace, as pytest runs them (scripts/run_blocks.py), with the reader's edited
+// namespace, as pytest runs them (scripts/reader/run_blocks.py), with the reader's edited
 // text in place of the page's for every block they edited; the block's output (what
 // it printed, or a doctest's actual results) appears under it.
 //
@@ -34,7 +34,7 @@ import { MOD, loadEditor } from "./editor-loader.js";
 
 const here = import.meta.url;
 const DEFAULT_TIMEOUT_MS = 20000;
-// The fences scripts/examples.py runs (PYTHON_INFO), as pymdownx.highlight marks them.
+// The fences scripts/pages/examples.py runs (PYTHON_INFO), as pymdownx.highlight marks them.
 const LANGUAGES = ["python", "python3", "py", "pycon"];
 
 /** Bind Run and Edit to the Python blocks of the page whose `.bv-run` element is `marker`. */

@@ -1,6 +1,6 @@
 // A stepper's graph traced again with the reader's leaf values (stepper.js loads this on the
 // first "Run with these values"): the reader's Python rebuilds the page's graph from micrograd
-// Values with them and replays it with micrograd.trace (scripts/stepper_trace.py: live, called
+// Values with them and replays it with micrograd.trace (scripts/reader/stepper_trace.py: live, called
 // as "trace_stepper"); Graphviz (viz.js) draws it with draw_dot's ids.
 
 const TIMEOUT_MS = 20000;

@@ -1,5 +1,5 @@
 // Step through a forward and a backward pass, replayed from what micrograd recorded while
-// the site was built (scripts/widgets.py). What the reader sees is a function of (preset,
+// the site was built (scripts/pages/widgets.py). What the reader sees is a function of (preset,
 // step, the edge they picked) and every number in it is a string the build wrote: this
 // script does no arithmetic.
 //

@@ -1,5 +1,5 @@
 // Place the order in which the backward pass visits the nodes, then see what it gives.
-// Every order was run through micrograd while the site was built (scripts/widgets.py):
+// Every order was run through micrograd while the site was built (scripts/pages/widgets.py):
 // this script looks the reader's order up, it computes nothing.
 
 import { element } from "./dom.js";

@@ -2,7 +2,7 @@
 // reader's Python, off the main thread, and hands back an SVG with nothing active in it.
 //
 // Graphviz is the npm package @viz-js/viz (pinned in package.json), served by the site from
-// assets/viz/<version>/ (scripts/site_assets.py): one ES module with Graphviz's WebAssembly
+// assets/viz/<version>/ (scripts/build/site_assets.py): one ES module with Graphviz's WebAssembly
 // inside, 1.2 MB raw, 0.47 MB compressed. It runs in a module Web Worker of its own
 // (viz-worker.js), started on the first drawing (an edited block that ends in a graph, the
 // playground, a stepper's new values), never with a page, so a layout never freezes the page.

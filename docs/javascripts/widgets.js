@@ -8,10 +8,10 @@ const modules = {
   ".bv-quiz": "./quiz.js",
   ".bv-stepper": "./stepper.js",
   ".bv-visit-order": "./visit-order.js",
-  ".exercise[data-exercise]": "./exercise.js", // scripts/exercise_directive.py
-  ".bv-run[data-blocks]": "./run-blocks.js", // scripts/blocks.py: Run on a chapter's blocks
+  ".exercise[data-exercise]": "./exercise.js", // scripts/pages/exercise_directive.py
+  ".bv-run[data-blocks]": "./run-blocks.js", // scripts/pages/blocks.py: Run on a chapter's blocks
   ".bv-playground": "./playground.js", // docs/playground.md
-  "a.bv-number[data-bv-source]": "./number-source.js", // scripts/number_sources.py: a prose number's source
+  "a.bv-number[data-bv-source]": "./number-source.js", // scripts/pages/number_sources.py: a prose number's source
 };
 
 const bound = new WeakSet(); // an element is bound once, however often document$ emits

@@ -1,0 +1,4 @@
+"""The MkDocs side: hooks/ adapts MkDocs' events to the functions here and in scripts/pages/ and
+scripts/notebooks/: a page's run (cached), the reader's progress totals, the site's assets,
+the reader's Python zip, the editor bundle, page sources.
+"""

@@ -1,0 +1,69 @@
+"""MkDocs hook: the notebook chapters (docs/NN-*.py, jupytext percent format) as pages.
+
+Each runs in a Jupyter kernel behind a content-keyed cache and is prepared for
+the site (scripts/notebooks/training_notebook.py: site_notebook); mkdocs-jupyter turns
+the prepared .ipynb into the page without executing anything. A notebook whose
+run is not cached starts, in a process of its own, when the build starts
+(on_pre_build), so it runs beside the Markdown pages' runs; on_files waits for
+it. The page's download is the notebook without outputs, with a first cell
+that installs what it needs (scripts/notebooks/notebook_download.py).
+"""
+
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from urllib.parse import urljoin
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # loaded by path: make `scripts` importable
+sys.dont_write_bytecode = True  # a __pycache__ under a watched folder would make `serve` rebuild again
+
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File
+
+from scripts import ROOT
+from scripts.notebooks import wheel
+from scripts.notebooks.notebook_download import download_notebook, for_download
+from scripts.notebooks.training_notebook import notebook_chapters, site_notebook_path
+
+_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="notebook")
+_runs = {}  # docs/NN-*.py (str) -> Future of the process that runs and prepares it
+
+
+def on_pre_build(config):
+    for path in notebook_chapters(config["docs_dir"]):
+        if not site_notebook_path(path).exists():  # a fresh process: always the current code
+            _runs[str(path)] = _pool.submit(subprocess.run, _command(path), cwd=ROOT, capture_output=True,
+                                            text=True)
+
+
+@event_priority(40)  # the contract with mkdocs-jupyter: it wraps .ipynb pages in its on_files (0)
+def on_files(files, config):
+    for source in [f for f in files if f.src_uri in {p.name for p in notebook_chapters(config["docs_dir"])}]:
+        files.remove(source)
+        prepared = _prepared(source)
+        files.append(File(prepared.name, str(prepared.parent), config["site_dir"], config["use_directory_urls"]))
+        stem = prepared.stem
+        url = File(f"{stem}.md", config["docs_dir"], config["site_dir"], config["use_directory_urls"]).url
+        download = for_download(download_notebook(source.abs_src_path), urljoin(config["site_url"], url),
+                                wheel.url(config["site_url"]))
+        files.append(File.generated(config, f"{stem}/{stem}.ipynb", content=download))
+    return files
+
+
+def _prepared(source):
+    """The prepared notebook's path, once the process that runs it has ended (the one
+    on_pre_build started, or one started now if the notebook or micrograd/ changed since).
+    PluginError with the failing cell and its traceback if it failed."""
+    path = source.abs_src_path
+    run = _runs.pop(path, None)
+    if run is None and not site_notebook_path(path).exists():
+        run = _pool.submit(subprocess.run, _command(path), cwd=ROOT, capture_output=True, text=True)
+    if run is not None and (result := run.result()).returncode != 0:
+        raise PluginError(f"docs/{source.src_uri}: the notebook failed\n{result.stderr[-5000:]}")
+    return site_notebook_path(path)
+
+
+def _command(path):
+    return [sys.executable, "-m", "scripts.notebooks.training_notebook", str(path)]

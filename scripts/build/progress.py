@@ -1,0 +1,58 @@
+"""Each chapter's checks, for the reader's progress (docs/javascripts/progress.js).
+
+A check is a quiz (answered right) or an exercise (every test passed). The
+totals come from what the build runs, never from a count by hand: a Markdown
+page's quizzes and exercises are the outputs of its run's directives
+(scripts.build.page_runs, the same run that puts them on the page), a notebook
+page's quizzes are the quiz directives of its Markdown cells (found by
+QuizParser, as scripts.notebooks.training_notebook finds them to evaluate them).
+
+The site serves them as one small JSON file, TOTALS, keyed by page URL:
+
+    {"pages": {"04-engine/": {"quizzes": 5, "exercises": ["local_add_mul", ...]}, ...}}
+
+Only chapters (docs/NN-*.md, docs/NN-*.py) with at least one check are listed. What the reader has done is
+kept in their browser only (localStorage): no account, no server.
+"""
+
+import json
+import re
+from pathlib import Path
+
+from scripts.build.page_runs import Page, runs
+from scripts.build.sources import source_of
+
+TOTALS = "progress.json"
+CHAPTER = re.compile(r"[0-9]{2}-[^/]+")
+_EXERCISE = re.compile(r'data-exercise="([a-z0-9_]+)"')
+
+
+def checks_of_run(outputs):
+    """{"quizzes": n, "exercises": [names]} from a page run's outputs ({kind, line, markdown})."""
+    exercises = [name for output in outputs if output["kind"] == "exercise"
+                 for name in _EXERCISE.findall(output["markdown"])[:1]]
+    return {"quizzes": sum(output["kind"] == "quiz" for output in outputs), "exercises": exercises}
+
+
+def checks_of_notebook(path):
+    """{"quizzes": n, "exercises": []} for a jupytext notebook chapter (docs/NN-*.py)."""
+    from scripts.notebooks.training_notebook import quiz_count
+
+    return {"quizzes": quiz_count(path), "exercises": []}
+
+
+def totals(files, docs_dir):
+    """The TOTALS JSON text for the build's `files` (MkDocs Files) of the documentation pages.
+
+    The Markdown pages' runs come from scripts.build.page_runs' cache (the pages hook ran
+    them when the build began; a page not cached runs now)."""
+    pages = [f for f in files.documentation_pages() if CHAPTER.fullmatch(f.src_uri)]
+    markdown = [f for f in pages if f.src_uri.endswith(".md")]
+    found = runs([Page(f.src_uri, Path(f.abs_src_path)) for f in markdown])
+    checks = {f.url: checks_of_run(found[f.src_uri].result["outputs"]) for f in markdown}
+    for f in pages:
+        source = source_of(f.src_uri, docs_dir)
+        if f.src_uri.endswith(".ipynb") and source.suffix == ".py":
+            checks[f.url] = checks_of_notebook(source)
+    listed = {url: c for url, c in sorted(checks.items()) if c["quizzes"] or c["exercises"]}
+    return json.dumps({"pages": listed}, indent=1)

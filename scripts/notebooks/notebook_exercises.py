@@ -1,0 +1,86 @@
+"""A chapter notebook's exercises: the IPython extension its exercise cells use.
+
+The engine's wheel (scripts/notebooks/wheel.py) ships this file as the package
+backprop_verified_exercises, with the site's grader beside it at its repository
+paths (scripts/reader/exercise_runner.py and what it imports, docs/exercises/), the same
+code that grades an exercise on the page. A notebook loads it with
+
+    %load_ext backprop_verified_exercises
+
+and then has two magics (scripts/notebooks/chapter_notebook.py writes the cells):
+
+    %%exercise NAME        on a cell's first line: keeps the cell's code as the reader's
+                           answer to docs/exercises/NAME.py (it does not run it in the
+                           notebook's namespace, where it would replace the chapter's Value)
+    %check_exercise NAME   runs the exercise's tests on the kept code, as the page's Run
+                           does, and prints what the page shows: how many tests passed,
+                           each test's verdict and message, and what the code printed.
+
+A failing test, an error in the reader's code or code not yet kept is printed,
+never raised, so the notebook runs top to bottom. Stdlib (and IPython) only.
+"""
+
+import sys
+from pathlib import Path
+
+_kept = {}  # exercise name -> the code of its %%exercise cell, as last run
+
+
+def _grader():
+    """scripts.reader.exercise_runner.run, from beside this file when installed from the wheel
+    (backprop_verified_exercises/scripts/reader/), else from the repository (already importable)."""
+    here = Path(__file__).resolve().parent
+    if (here / "scripts" / "reader" / "exercise_runner.py").is_file() and str(here) not in sys.path:
+        sys.path.insert(0, str(here))
+    from scripts.reader.exercise_runner import run
+
+    return run
+
+
+def keep(name, code):
+    """Keep `code` (str) as the answer to the exercise `name`; return the line that says so."""
+    _kept[name] = code
+    lines = len(code.strip("\n").splitlines())
+    return (f"Kept your code for the exercise {name} ({lines} line{'s' if lines != 1 else ''}); "
+            f"the cell with %check_exercise {name} runs its tests.")
+
+
+def feedback(report):
+    """What the page shows after a Run (docs/javascripts/exercise.js: show), as text: the
+    summary ("All 6 tests passed." or "2 of 6 tests passed."), the note on blanks left,
+    one line per test ("passed  NAME" or "failed  NAME: MESSAGE") and what the code printed.
+    report: a scripts.reader.exercise_runner.Report."""
+    results = report.results
+    passed = sum(r.passed for r in results)
+    everything = bool(results) and passed == len(results)
+    lines = [f"All {len(results)} tests passed." if everything else f"{passed} of {len(results)} tests passed."]
+    if report.note:
+        lines.append(report.note)
+    for result in results:
+        lines.append(f"  passed  {result.name}" if result.passed
+                     else f"  failed  {result.name}: {result.message}")
+    if report.output:
+        lines += ["Your code printed:", report.output.rstrip("\n")]
+    return "\n".join(lines)
+
+
+def check(name):
+    """The feedback (str) of the exercise `name`'s tests on the code kept for it, or a line
+    that says no code is kept yet. Never raises for anything the reader's code does."""
+    if name not in _kept:
+        return (f"No code to check yet: run the cell that starts with %%exercise {name} first "
+                "(it keeps your code), then this one.")
+    return feedback(_grader()(name, _kept[name]))
+
+
+def load_ipython_extension(ipython):
+    """Register %%exercise and %check_exercise (IPython calls this for %load_ext)."""
+
+    def exercise(line, cell):
+        print(keep(line.strip(), cell))
+
+    def check_exercise(line):
+        print(check(line.strip()))
+
+    ipython.register_magic_function(exercise, "cell", "exercise")
+    ipython.register_magic_function(check_exercise, "line", "check_exercise")

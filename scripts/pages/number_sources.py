@@ -1,0 +1,436 @@
+"""Where each number in a page's prose came from, and the page's Markdown with each number a
+link to it: the promise "every number in the prose is printed by code that ran on that page",
+made visible.
+
+    found = sources(text, "docs/04-engine.md", figures=[(line, svg), ...])
+    markdown = link_numbers(markdown, found.as_json(), "docs/04-engine.md")
+
+A number's source is exact (scripts/pages/prose.py finds the numbers and says when one matches):
+
+1. the nearest visible Python block above the number that printed it (a doctest's output,
+   or what a code block printed);
+2. else the nearest assertion above that holds it;
+3. else the nearest figure above whose text holds it ("Figure 2", numbered in page order);
+4. else the nearest of these below the number (a figure drawn after the sentence that reads it).
+
+A number with none of them, or whose chosen source holds several different values it could
+stand for ("about 7" beside 6.8 and 7.2), or that cannot be a link (in a link's text) is a
+problem: sources() lists each as "docs/<page>.md:<line>: ..."; the build fails on them
+(scripts/build/page_build.py) and so does tests/test_prose_numbers.py. Exempt numbers (prose.EXEMPT,
+chapter references) are left alone.
+
+link_numbers() works on the page's Markdown before MkDocs renders it and changes no line: every
+visible Python block's fence gets an id (`block-5`, the fifth, as Run names it: "Block 5"),
+and every number becomes `<a class="bv-number" href="#block-5" data-bv-source="...">10.0</a>`,
+a plain link without JavaScript; docs/javascripts/number-source.js shows its source on hover,
+focus or tap. A number inside `$...$` cannot be a link inside KaTeX's output (the formula's
+HTML is hidden from screen readers, and its MathML has no links), so the whole formula is the
+link, and its source lists every number of the formula.
+"""
+
+import ast
+import bisect
+import dataclasses
+import doctest
+import html
+import itertools
+import json
+import math
+import re
+
+from sybil import Document
+
+from scripts.pages.examples import PYTHON_INFO, python_blocks
+from scripts.pages.prose import exempt_phrases, matches, numbers, page_numbers
+
+
+class NumberSourceError(ValueError):
+    """A page whose prose numbers cannot all be linked to their source; the message lists
+    each as docs/<page>.md:<line>: reason."""
+
+
+@dataclasses.dataclass
+class Shown:
+    """One place the page's code showed numbers: a line of output, an assertion, a figure's text.
+
+    kind: "printed", "assertion" or "figure". block: the visible block's number (1 for the
+    page's first), or None for hidden code. line: the page line of the block's fence.
+    code: the code (an example without its prompts, an assert statement, the figure's
+    expression). text: the output line, assertion or figure text holding the numbers.
+    figure: the figure's number on the page. values: the numbers in text.
+    """
+
+    kind: str
+    block: int | None
+    line: int
+    code: str
+    text: str
+    values: list
+    figure: int | None = None
+
+
+@dataclasses.dataclass
+class Found:
+    """The numbers of a page's prose with their sources, and the problems (str) found."""
+
+    blocks: list  # [(block number, page line of its fence)] of the visible blocks
+    numbers: list  # [(prose.Number, Shown)]
+    problems: list
+
+    def as_json(self):
+        """What link_numbers() needs, as JSON-ready data (the build caches it with the run)."""
+        return {"blocks": [list(b) for b in self.blocks], "numbers": [
+            {"line": n.line, "start": n.start, "end": n.end, "text": n.text,
+             "math": list(n.math) if n.math else None, "source": describe(shown)}
+            for n, shown in self.numbers]}
+
+
+def sources(text, where, printed_at=None, figures=()):
+    """Every number of the page's prose with its source (a Found).
+
+    text: the page's Markdown; where: "docs/<page>.md", for messages and for its exemptions;
+    printed_at: {page line of a code example: what it printed} (scripts.build.page_build.PageRun);
+    figures: [(page line of its `<!-- figure: -->`, SVG text)] in page order.
+    """
+    page = where.rsplit("/", 1)[-1]
+    blocks, shown = _shown(text, where, printed_at or {}, figures)
+    found, problems = [], []
+    for number in page_numbers(text, exempt_phrases(page)):
+        at = f"{where}:{number.line}: {number.text}"
+        if number.start is None:
+            problems.append(f"{at}: not found again in the page's Markdown, so it cannot be linked")
+            continue
+        if number.link:
+            problems.append(f"{at}: is part of a link's text, so it cannot link to its source "
+                            "(reword, or exempt it in scripts/pages/prose.py with a reason)")
+            continue
+        if number.display:
+            problems.append(f"{at}: is in a displayed formula ($$...$$), which cannot hold a link "
+                            "(write it in the text, or exempt it in scripts/pages/prose.py with a reason)")
+            continue
+        source, problem = choose(number, shown)
+        if problem:
+            problems.append(f"{at}: {problem}")
+        else:
+            found.append((number, source))
+    return Found(blocks, found, problems)
+
+
+def choose(number, shown):
+    """The Shown that is `number`'s source, by the rules of the module docstring, and None; or
+    None and the reason there is none (missing or ambiguous). A source that shows the number
+    with the sign the prose gives it ("$c = 10$": 10.0, not f's −10.0) is taken first."""
+    for signed in (True, False):
+        holding = []
+        for s in shown:
+            values = [v for v in s.values if _holds(number, v, signed)]
+            if values:
+                holding.append(dataclasses.replace(s, values=values))
+        above = [s for s in holding if s.line < number.line]
+        below = [s for s in holding if s.line > number.line and (s.block is not None or s.kind != "printed")]
+        nearest_below = min((s.line for s in below), default=None)
+        rules = [
+            ("the nearest block above that printed it",
+             _nearest([s for s in above if s.kind == "printed" and s.block is not None], above=True)),
+            ("the nearest assertion above", _nearest([s for s in above if s.kind == "assertion"], above=True)),
+            ("the nearest figure above", _nearest([s for s in above if s.kind == "figure"], above=True)),
+            ("the nearest block, assertion or figure below", [s for s in below if s.line == nearest_below]),
+        ]
+        for rule, candidates in rules:
+            if not candidates:
+                continue
+            values = sorted({abs(v) for s in candidates for v in s.values})
+            exact = [v for v in values if math.isclose(v, abs(number.value), rel_tol=1e-12, abs_tol=1e-300)]
+            if exact:  # "0.01" beside h = 0.01 and an error of 0.006001: the one written as the prose does
+                values = exact
+                candidates = [s for s in candidates if any(math.isclose(abs(v), exact[0], rel_tol=1e-12)
+                                                           for v in s.values)]
+            if len(values) > 1:
+                return None, (f"ambiguous: {rule} ({_name(candidates[0])}) shows "
+                              f"{', '.join(_plain(v) for v in values)}, each of which it could be")
+            return candidates[-1], None
+    return None, ("no source: no block printed it, no assertion or figure holds it (print, assert "
+                  "or draw it, or exempt it in scripts/pages/prose.py with a reason)")
+
+
+def _holds(number, value, signed):
+    if signed and value != 0 and (value < 0) != number.negative:
+        return False
+    distance, size = abs(abs(value) - abs(number.value)), abs(number.value)
+    if number.significant is not None:
+        if not 0.5 * size <= abs(value) <= 2 * size:  # cannot round to it: spare matches() the work
+            return False
+    elif distance > 0.5 + 1e-9:
+        return False
+    return matches(number, [value])
+
+
+def describe(shown):
+    """What a reader is shown about a Shown: {"kind", "label", "code", "shown", "href"}."""
+    label = {
+        "printed": f"Block {shown.block}",
+        "assertion": f"Block {shown.block} checks it",
+        "figure": f"Figure {shown.figure}, drawn by block {shown.block}",
+    }[shown.kind]
+    return {"kind": shown.kind, "label": label, "code": shown.code, "shown": shown.text,
+            "href": f"#{anchor(shown.block)}"}
+
+
+def anchor(block):
+    """The id of the page's visible block number `block` (1 for the first)."""
+    return f"block-{block}"
+
+
+def link_numbers(markdown, found, where):
+    """The page's Markdown with an id on every visible Python block's fence and each number of
+    its prose a link to its source (see the module docstring), from Found.as_json() data.
+
+    Every change stays on its line, so directives keep their line numbers. Raises
+    NumberSourceError, naming the line, if the Markdown is not the text the sources were
+    found in (the page changed while it was built).
+    """
+    lines = markdown.split("\n")
+    for block, line in found["blocks"]:
+        fence = lines[line - 1]
+        info = fence.strip().lstrip("`")
+        if not fence.strip().startswith("```") or not PYTHON_INFO.fullmatch(info) or " " in info:
+            raise NumberSourceError(f"{where}:{line}: expected a ```python fence here "
+                                    "(the page changed while it was built, or a fence has attributes)")
+        lines[line - 1] = f"{fence} {{#{anchor(block)}}}"
+    text = "\n".join(lines)  # the same length up to the last fence: offsets below it moved
+    moved = [(line, len(f" {{#{anchor(block)}}}")) for block, line in found["blocks"]]
+
+    starts = [0] + [i + 1 for i, char in enumerate(markdown) if char == "\n"]
+    fences = [line for line, _ in moved]
+    widths = list(itertools.accumulate(width for _, width in moved))
+
+    def at(offset):  # an offset in the page as read -> in text: after the fences above it
+        row = bisect.bisect_right(starts, offset)  # the 1-based line of the offset
+        before = bisect.bisect_left(fences, row)  # fences on lines above it
+        return offset + (widths[before - 1] if before else 0)
+
+    edits = {}  # (start, end) in text -> its numbers: a formula once, for all of its numbers
+    for number in found["numbers"]:
+        start, end = at(number["start"]), at(number["end"])
+        if markdown[number["start"]:number["end"]] != text[start:end] or not _reads_as(text[start:end], number):
+            raise NumberSourceError(f"{where}:{number['line']}: {number['text']} is not where it was found "
+                                    "(the page changed while it was built)")
+        if number["math"]:
+            start, end = at(number["math"][0]), at(number["math"][1])
+        elif start > 0 and text[start - 1] in "-−":
+            start -= 1  # the sign is part of what the reader reads as the number
+        edits.setdefault((start, end), []).append(number)
+    out, done = [], 0
+    for (start, end), entries in sorted(edits.items()):
+        if start < done:
+            raise NumberSourceError(f"{where}:{entries[0]['line']}: two numbers overlap")
+        out += [text[done:start], _link(text[start:end], entries, bool(entries[0]["math"]))]
+        done = end
+    out.append(text[done:])
+    return "".join(out)
+
+
+def _reads_as(written, number):
+    found = numbers(written)
+    return bool(found) and found[0].text == number["text"]
+
+
+def _link(inner, entries, math):
+    sources = [{"number": e["text"], **e["source"]} for e in entries]
+    data = _attribute(json.dumps(sources, ensure_ascii=False, separators=(",", ":")))
+    href = entries[0]["source"]["href"]
+    if not math:
+        return f'<a class="bv-number" href="{href}" data-bv-source="{data}">{inner}</a>'
+    # KaTeX's MathML names the link in a browser, but not for every checker (axe reads no
+    # MathML): the formula, as math, is labelled with its plain reading, which names the link
+    name = _attribute(spoken(inner.strip("$")))
+    return (f'<a class="bv-number bv-number-math" href="{href}" data-bv-source="{data}">'
+            f'<span role="math" aria-label="{name}">{inner}</span></a>')
+
+
+_WORDS = {"partial": "∂", "cdot": "·", "times": "×", "approx": "≈", "top": "ᵀ", "sum": "Σ", "varepsilon": "ε",
+          "epsilon": "ε", "dots": "…", "ldots": "…", "cdots": "⋯", "pm": "±", "to": "→", "varphi": "φ",
+          "sim": "∼", "le": "≤", "ge": "≥", "leq": "≤", "geq": "≥", "ne": "≠", "infty": "∞", "sigma": "σ",
+          "alpha": "α", "beta": "β", "eta": "η", "lambda": "λ", "mu": "μ", "theta": "θ", "qquad": " ",
+          "quad": " ", "mathrel": "", "left": "", "right": "", "Big": "", "big": ""}
+_SUPER = str.maketrans("0123456789-−+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁻⁺")
+_SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def spoken(tex):
+    """An inline formula's TeX as plain text a screen reader reads: "\\frac{\\partial L}{\\partial a}
+    = 6" -> "∂L/∂a = 6", "h^2" -> "h²", "10^{-7}" -> "10⁻⁷"."""
+    def group(at):  # (text of the {group} or single character at `at`, the index after it)
+        while at < len(tex) and tex[at] == " ":
+            at += 1
+        if at < len(tex) and tex[at] == "{":
+            depth = 0
+            for end in range(at, len(tex)):
+                depth += {"{": 1, "}": -1}.get(tex[end], 0)
+                if depth == 0:
+                    return tex[at + 1:end], end + 1
+        if at < len(tex) and tex[at] == "\\":
+            word = re.match(r"\\[A-Za-z]+|\\.", tex[at:])[0]
+            return word, at + len(word)
+        return tex[at:at + 1], at + 1
+
+    out, at = [], 0
+    while at < len(tex):
+        char = tex[at]
+        if char == "\\":
+            word = re.match(r"\\([A-Za-z]+|.)", tex[at:])
+            name, at = word[1], at + len(word[0])
+            if name in ("frac", "tfrac", "dfrac"):
+                top, at = group(at)
+                bottom, at = group(at)
+                top, bottom = spoken(top), spoken(bottom)
+                out.append(f"{_paren(top)}/{_paren(bottom)}")
+            elif name == "sqrt":
+                inside, at = group(at)
+                out.append(f"√{_paren(spoken(inside))}")
+            elif name in ("text", "mathrm", "operatorname", "mathbf", "mathit"):
+                inside, at = group(at)
+                out.append(inside)
+            elif name in (",", ";", "!", " "):
+                out.append(" " if name != "!" else "")
+            else:
+                out.append(_WORDS.get(name, name if len(name) > 1 else name))
+        elif char in "^_":
+            inside, at = group(at + 1)
+            inside = spoken(inside)
+            table = _SUPER if char == "^" else _SUB
+            if inside.translate(table) != inside and all(c in "0123456789-−+" for c in inside):
+                out.append(inside.translate(table))
+            else:
+                out.append(inside if char == "_" or inside == "ᵀ" else f"^{inside}")
+        elif char in "{}":
+            at += 1
+        else:
+            out.append("−" if char == "-" else char)
+            at += 1
+    return re.sub(r"\s+", " ", "".join(out)).replace("∂ ", "∂").strip()
+
+
+def _paren(text):
+    return f"({text})" if re.search(r"[\s+−=·×]", text) else text
+
+
+# Characters Python-Markdown or arithmatex would read as syntax before it sees the HTML tag:
+# as numeric entities the browser still reads them in the attribute's value.
+_SYNTAX = {ord(c): f"&#{ord(c)};" for c in "\\`*_[]$~{}"}
+
+
+def _attribute(value):
+    return html.escape(value, quote=True).translate(_SYNTAX)
+
+
+def _shown(text, where, printed_at, figures):
+    """([(block, fence line)] of the visible blocks, [Shown] of everything the page's code showed)."""
+    document = Document(text, where)
+    shown, visible = [], []
+    for region in python_blocks(document):
+        line = text.count("\n", 0, region.start) + 1
+        hidden = "directive" in region.lexemes
+        block = None if hidden else len(visible) + 1
+        if block is not None:
+            visible.append((block, line))
+        source = str(region.lexemes["source"])
+        if source.lstrip().startswith(">>>"):
+            for example in doctest.DocTestParser().get_examples(source):
+                code = example.source.rstrip("\n")
+                shown += _lines("printed", block, line, code, example.want)
+                shown += _assertions(block, line, example.source)
+        else:
+            shown += _lines("printed", block, line, None, printed_at.get(line, ""))
+            shown += _assertions(block, line, source)
+    for k, (directive, svg) in enumerate(figures, start=1):
+        drawn = [b for b, fence in visible if fence < directive]
+        block = drawn[-1] if drawn else None
+        expression = _drawing(text, visible, block)
+        for t in svg_texts(svg):
+            shown.append(Shown("figure", block, directive, expression, t, _values(t), figure=k))
+    return visible, shown
+
+
+def svg_texts(svg):
+    """The text of each <text> element of an SVG figure, as a reader reads it. Matplotlib writes
+    10⁻⁷ as tspans of two sizes, "10" and a smaller "−7": it reads "10^-7" here."""
+    found = []
+    for element in re.findall(r"<text\b[^>]*>(.*?)</text>", svg, re.DOTALL):
+        spans = re.findall(r"<tspan\b([^>]*)>(.*?)</tspan>", element, re.DOTALL)
+        if not spans:
+            found.append(html.unescape(re.sub(r"<[^>]+>", "", element)).strip())
+            continue
+        sizes = [float(m[1]) if (m := re.search(r"font-size:\s*([\d.]+)", attrs)) else None for attrs, _ in spans]
+        text, raised = "", False
+        for size, (_, content) in zip(sizes, spans):
+            if not raised and sizes[0] and size and size < sizes[0]:
+                text, raised = text + "^", True
+            text += html.unescape(re.sub(r"<[^>]+>", "", content)).strip()
+        found.append(text)
+    return found
+
+
+def _lines(kind, block, line, code, output):
+    shown = []
+    for out in output.split("\n"):
+        values = _values(_QUOTED.sub(_unless_number, out))  # not the 3 of the string '**3'
+        if values:
+            shown.append(Shown(kind, block, line, code, out.strip(), values))
+    return shown
+
+
+_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")  # a str in a repr: a name or a text, unless a number
+
+
+def _unless_number(match):
+    try:
+        float(match[0][1:-1])
+    except ValueError:
+        return " " * len(match[0])
+    return match[0]
+
+
+def _assertions(block, line, source):
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    return [Shown("assertion", block, line, ast.unparse(node), ast.unparse(node), _values(ast.unparse(node)))
+            for node in ast.walk(tree) if isinstance(node, ast.Assert)]
+
+
+def _drawing(text, visible, block):
+    """The last line of the block that drew a figure (its draw_dot(...) or figure expression)."""
+    if block is None:
+        return None
+    line = dict(visible)[block]
+    rest = text.split("\n")[line:]
+    body = rest[:next(i for i, row in enumerate(rest) if row.strip().startswith("```"))]
+    return next((row.strip() for row in reversed(body) if row.strip()), None)
+
+
+def _values(text):
+    return [-n.value if n.negative else n.value for n in numbers(text)]
+
+
+def _nearest(candidates, above):
+    """The candidates of the one block nearest the number (all of that block's, in page order)."""
+    if not candidates:
+        return []
+    line = max(s.line for s in candidates) if above else min(s.line for s in candidates)
+    return [s for s in candidates if s.line == line]
+
+
+def _near(number, candidates):
+    above = [s for s in candidates if s.line < number.line]
+    return _nearest(above, True) if above else _nearest([s for s in candidates if s.line > number.line], False)
+
+
+def _name(shown):
+    return {"printed": f"block {shown.block}", "assertion": f"the assertion in block {shown.block}",
+            "figure": f"figure {shown.figure}"}[shown.kind]
+
+
+def _plain(value):
+    return f"{value:g}"

@@ -1,0 +1,98 @@
+"""The one door from the page into the reader's Python: a call names a function and carries
+JSON arguments; the answer is JSON.
+
+    call_json("playground", '{"expression": "a * b", "values": "a = 2, b = 3"}')
+    -> '{"ok": true, "value": {"ok": true, "dot": "digraph {...", ...}}'
+    call_json("no_such", "{}")
+    -> '{"ok": false, "error": "no function named \'no_such\': the page calls run_blocks, ..."}'
+
+docs/javascripts/python.js `call(fn, args, options)` sends a call; python-worker.js hands it
+here and posts the answer back. The shapes of both sides are written once, as JSDoc types, in
+docs/javascripts/calls.js (checked by TypeScript's checker, tests/test_lint.py). Every Run
+comes through here: a chapter's blocks, an exercise's tests, a stepper's trace with the
+reader's leaf values, the playground. No Python source is composed in JavaScript, and no
+answer is cut into prints.
+
+An answer {"ok": false, "error"} is the page's mistake (a function that does not exist,
+arguments it does not take), never the reader's: what the reader's code does, errors
+included, is in the value each function returns. Stdlib and micrograd only: this module runs
+in Pyodide and in CPython (tests/test_calls.py).
+"""
+
+import json
+
+from scripts.reader.exercise_runner import run_dict
+from scripts.reader.playground import run as run_playground
+from scripts.reader.run_blocks import report
+from scripts.reader.stepper_trace import live
+from scripts.reader.your_engine import EngineError, diagnose, load, shape
+
+
+def _run_blocks(blocks, upto, edits=None, engine=None, on_block=None):
+    """A chapter's blocks 0 to `upto` (blocks: its blocks.json's "blocks"), as pytest runs them.
+    engine: None, or the reader's engine source: its Value runs them, and each result has
+    "applies" (scripts/reader/your_engine.py). A source without a usable Value is the page's mistake
+    (it asks check_engine first): an error answer."""
+    if engine is None:
+        return report(blocks, int(upto), edits or {}, on_block)
+    return report(blocks, int(upto), edits or {}, on_block, engine)
+
+
+def _check_engine(source):
+    """Whether the reader's engine source has a usable Value: {"ok": true, "shape": "book" |
+    "lecture"} or {"ok": false, "message"} (scripts/reader/your_engine.py: load)."""
+    try:
+        return {"ok": True, "shape": shape(load(source))}
+    except EngineError as error:
+        return {"ok": False, "message": str(error)}
+
+
+def _diagnose(blocks, upto, edits, source):
+    """Blocks 0..upto on micrograd and on the reader's engine: the first node whose grad differs
+    (scripts/reader/your_engine.py: diagnose)."""
+    return diagnose(blocks, int(upto), edits or {}, source)
+
+
+def _run_exercise(exercise, code):
+    """An exercise's tests on the reader's code: {results, output, note}."""
+    return run_dict(exercise, code)
+
+
+def _trace_stepper(graph, values):
+    """A stepper's graph (the build's export) replayed with the reader's leaf values ({id: text}):
+    {"ok": true, "preset": the replay, "dot": draw_dot's DOT} or {"ok": false, "message"}."""
+    return live(graph, values)
+
+
+def _playground(expression, values):
+    """The playground's answer for an expression and its leaf values (scripts/reader/playground.py)."""
+    return run_playground(expression, values)
+
+
+FUNCTIONS = {"run_blocks": _run_blocks, "run_exercise": _run_exercise, "trace_stepper": _trace_stepper,
+             "playground": _playground, "check_engine": _check_engine, "diagnose": _diagnose}
+
+
+def call(fn, args, on_block=None):
+    """FUNCTIONS[fn](**args): the value, a dict that json.dumps takes.
+
+    on_block(index), for run_blocks: called before each block runs (the worker reports it).
+    Raises LookupError for a function that does not exist, TypeError for arguments it does
+    not take.
+    """
+    if fn not in FUNCTIONS:
+        raise LookupError(f"no function named {fn!r}: the page calls {', '.join(FUNCTIONS)}")
+    if not isinstance(args, dict):
+        raise TypeError(f"{fn}: the arguments are a JSON object, not {type(args).__name__}")
+    if fn == "run_blocks":
+        args = {**args, "on_block": on_block}
+    return FUNCTIONS[fn](**args)
+
+
+def call_json(fn, args_json, on_block=None):
+    """call() with JSON in and out: '{"ok": true, "value": ...}' or '{"ok": false, "error": "..."}'."""
+    try:
+        value = call(fn, json.loads(args_json), on_block)
+    except (LookupError, TypeError, ValueError) as error:  # the page's request, not the reader's code
+        return json.dumps({"ok": False, "error": f"{type(error).__name__}: {error}"})
+    return json.dumps({"ok": True, "value": value}, ensure_ascii=False)

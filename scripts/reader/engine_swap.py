@@ -1,0 +1,520 @@
+"""The reader's own engine in place of micrograd's: load it, install it, and find where its
+backward pass first parts from micrograd's (issue 28, "Your engine runs the book").
+
+scripts/reader/your_engine.py is the door (it re-exports all of this and adds diagnose); this
+module holds what scripts/reader/run_blocks.py needs too, so the two import without a cycle.
+
+    load(source: str) -> type
+        exec the reader's engine source (a file, or the whole-engine exercise's code) in a
+        fresh module and return its `Value`. Two shapes work: this book's (`_prev` and
+        `_local`: micrograd/engine.py, docs/exercises/whole_engine.py) and micrograd 0.1.0's
+        and the lecture's (`_prev` a set, a `_backward` closure per node, a recursive
+        `backward()`). Raises EngineError (a ValueError) with a message for a source
+        without a usable Value.
+    shape(Value) -> "book" | "lecture"
+    installed(Value)
+        a context manager: `Value` is micrograd.engine.Value (and micrograd.Value,
+        micrograd.nn.Value) while it lasts, so micrograd.nn, draw_dot, trace and gradcheck
+        work with it; everything is restored after, even on an error. Nested, it restores
+        the engine installed before it.
+    applies(code: str) -> list[str]
+        why an example does NOT apply to a reader's engine, decided with `ast` from its
+        code: "reads _local (this engine's internals)", "imports topological_order from
+        micrograd.engine (this engine's internals)", "measures sizes in bytes (getsizeof)".
+        Empty: it applies.
+    first_difference(expected_root, got_root, rel_tol=1e-9) -> dict | None
+        nodes matched by structure; the first node of the reference graph, in reverse
+        topological order, whose grad differs: {"id" (draw_dot's id in the reference
+        graph), "label", "op", "expected": float, "got": float}; None if none differs.
+    likely_cause(Value) -> str | None
+        the classic mistake the engine's gradients match, found by running it on the
+        exercises' graphs (the kite, the diamond, chapter 3's neuron): "=" for "+=", the
+        upstream factor left out, a wrong visit order, tanh's derivative from the input.
+    diagnose(blocks, upto, edits, source) -> dict
+        a chapter's blocks 0..upto (blocks.json's "blocks", run as scripts/reader/run_blocks.py
+        runs them) on micrograd and on the reader's engine: {"ok": True, "difference":
+        first_difference(...) or None, "cause": likely_cause(...) or None, "dot": the
+        reference graph's DOT with the differing node lit and both numbers on it, "name":
+        the variable}, or {"ok": True, "difference": None} when no Value's grads differ.
+        {"ok": False, "message"} if the source has no usable Value.
+
+An example applies when it touches only the public interface: `Value`, its operations,
+`data`, `grad`, `label`, `backward()`, `micrograd.nn`, `draw_dot`, `trace`, `gradcheck`, and
+`_prev` and `_op`, which micrograd 0.1.0 has under the same names (both shapes keep the
+parents in `_prev`; drawing needs `_op`). Any other `_name` it reads is this engine's own
+(`_local`, `_x`, `_backward`), unless the example itself defines it (a class of its own, as
+chapter 10's micrograd 0.1.0). For the lecture's shape, the drawing and the trace read each
+edge's local derivative from the node's own `_backward` (called once with the node's grad
+at 1 and its parents' at 0, every grad restored), so `draw_dot(..., local_derivatives=True)`
+and `trace` show what the reader's closure does.
+
+Stdlib and micrograd only: this module runs in Pyodide (the site's Python zip) and in
+CPython (tests/test_your_engine.py; `pytest --engine`, conftest.py).
+"""
+
+import ast
+import builtins
+import contextlib
+import doctest
+import math
+import re
+import sys
+import types
+
+import micrograd
+import micrograd.engine
+import micrograd.gradcheck
+import micrograd.nn
+import micrograd.trace
+
+try:  # draw_dot needs the graphviz package; import it now so its names are patched too
+    import micrograd.draw
+except ImportError:  # pragma: no cover - graphviz is in the site's zip and the test extras
+    pass
+
+BOOK = micrograd.engine.Value
+# The public interface is Value, its operations, data, grad, label and backward() (issue 28):
+# no name with a leading underscore. _prev and _op are in both shapes, but a lecture engine's
+# _prev is a set, whose order (which parent prints first) is no engine's promise.
+PUBLIC = set()
+# Names of this engine's internals an example may import or call.
+INTERNALS = {"backward_steps", "topological_order", "_node", "_LISTED", "rebuild", "two", "number",
+             "reciprocal", "power", "c_pow"}
+BYTES = {"getsizeof", "tracemalloc", "memory_per_node", "__sizeof__", "__slots__"}
+LIT = "#ffb74d"  # the fill of the node where the reader's engine first differs
+
+
+class EngineError(ValueError):
+    """A reader's engine source without a usable Value; the message says what is wrong."""
+
+
+def load(source):
+    """exec `source` (str) in a fresh module; return its class Value. Raises EngineError."""
+    module = types.ModuleType("your_engine_source")
+    module.__dict__["__builtins__"] = builtins
+    try:
+        code = compile(source, "<your engine>", "exec")
+    except SyntaxError as error:
+        raise EngineError(f"your engine does not parse: line {error.lineno}: {error.msg}") from None
+    try:
+        exec(code, module.__dict__)
+    except Exception as error:  # the reader's code may raise anything
+        raise EngineError(f"your engine raised {type(error).__name__}: {error}") from None
+    Value = module.__dict__.get("Value")
+    if not isinstance(Value, type):
+        raise EngineError("your engine defines no class Value" if Value is None else
+                          f"your engine's Value is a {type(Value).__name__}, not a class")
+    try:
+        a, b = Value(2.0), Value(-3.0)
+        c = a * b + a
+        c.backward()
+        fields = [c.data, c.grad, a.grad, c._prev]
+    except AttributeError as error:
+        raise EngineError(f"your engine's Value lacks a field this book reads: {error}") from None
+    except Exception as error:
+        raise EngineError(f"your engine's Value fails on a * b + a then backward(): "
+                          f"{type(error).__name__}: {error}") from None
+    del fields
+    shape(Value)
+    return Value
+
+
+def shape(Value):
+    """"book" (nodes keep _local) or "lecture" (a _backward closure); EngineError if neither."""
+    node = Value(2.0) * Value(3.0)
+    if hasattr(node, "_local"):
+        return "book"
+    if callable(getattr(node, "_backward", None)):
+        return "lecture"
+    raise EngineError("your engine's nodes have neither _local (this book's shape) nor a "
+                      "_backward closure (the lecture's)")
+
+
+def _parents(node):
+    prev = getattr(node, "_prev", ())
+    return prev if isinstance(prev, tuple) else tuple(prev)
+
+
+_LISTED = object()
+
+
+def topological_order(root, flip=False):
+    """Every node root depends on, parents before children (micrograd.engine's order for its
+    own Values); any class whose nodes keep their parents in _prev, a tuple or a set.
+    Nodes are told apart by identity, whatever __eq__ and __hash__ the class defines."""
+    order, visited, stack = [], set(), [root]  # flip: see _by_rule
+    while stack:
+        node = stack.pop()
+        if node is _LISTED:
+            order.append(stack.pop())
+        elif id(node) not in visited:
+            visited.add(id(node))
+            parents = _parents(node)
+            stack += (node, _LISTED, *(parents if flip else reversed(parents)))
+    return order
+
+
+def backward_steps(root, order=None):
+    """micrograd.engine.backward_steps for any engine: seeds root.grad = 1.0, then visits the
+    nodes (reverse topological order by default), each running its own _backward, or the
+    chain rule over its _prev and _local; yields root, then each node."""
+    root.grad = 1.0
+    yield root
+    for node in reversed(topological_order(root)) if order is None else order:
+        step = getattr(node, "_backward", None)
+        if callable(step):
+            step()
+        else:
+            for parent, local in zip(_parents(node), node._local):
+                parent.grad += local * node.grad
+        yield node
+
+
+def _probed_local(node):
+    """A closure node's local derivatives: its _backward run once with its grad at 1 and its
+    parents' at 0; every grad is restored."""
+    parents = _parents(node)
+    saved, own = [p.grad for p in parents], node.grad
+    try:
+        for p in parents:
+            p.grad = 0.0
+        node.grad = 1.0
+        node._backward()
+        return tuple(float(p.grad) for p in parents)
+    finally:
+        for p, grad in zip(parents, saved):
+            p.grad = grad
+        node.grad = own
+
+
+@contextlib.contextmanager
+def installed(Value):
+    """`Value` as micrograd's Value while the block runs; see the module docstring."""
+    targets = [(micrograd, "Value"), (micrograd.engine, "Value"), (micrograd.nn, "Value")]
+    values = [Value] * 3
+    functions = [(module, name) for module in (micrograd.engine, micrograd.trace,
+                                               sys.modules.get("micrograd.draw")) if module
+                 for name in ("topological_order", "backward_steps") if hasattr(module, name)]
+    targets += functions
+    values += [_ORIGINAL[(m.__name__, n)] if Value is BOOK else globals()[n] for m, n in functions]
+    add_local = Value is not BOOK and not hasattr(Value, "_local") and shape(Value) == "lecture"
+    saved = [getattr(module, name) for module, name in targets]
+    try:
+        for (module, name), value in zip(targets, values):
+            setattr(module, name, value)
+        if add_local:
+            Value._local = property(_probed_local)
+        yield Value
+    finally:
+        for (module, name), value in zip(targets, saved):
+            setattr(module, name, value)
+        if add_local:
+            del Value._local
+
+
+_ORIGINAL = {(m.__name__, n): getattr(m, n) for m in (micrograd.engine, micrograd.trace,
+                                                      sys.modules.get("micrograd.draw")) if m
+             for n in ("topological_order", "backward_steps") if hasattr(m, n)}
+
+
+# ---- applies ----
+
+def _code_of(code):
+    """The Python of a block: a `>>>` block's examples joined, else the text itself."""
+    if code.lstrip().startswith(">>>"):
+        try:
+            return "".join(e.source for e in doctest.DocTestParser().get_examples(code))
+        except ValueError:
+            return code
+    return code
+
+
+def applies(code):
+    """Why the block `code` (str) does not apply to a reader's engine: a list[str], empty if it
+    applies. A block that does not parse applies (running it says what is wrong)."""
+    try:
+        tree = ast.parse(_code_of(code))
+    except SyntaxError:
+        return []
+    own = set()  # names the block defines itself: a class of its own keeps its own internals
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            own.add(node.attr)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            own.add(node.name)
+        elif isinstance(node, ast.Assign):
+            own.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    reasons = []
+
+    def say(text):
+        if text not in reasons:
+            reasons.append(text)
+
+    if "Traceback (most recent call last)" in code:
+        say("expects this engine's own error message")
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            if node.module == "micrograd.support" or node.module.startswith("tracemalloc"):
+                say(f"imports {node.module}" + (" (sizes in bytes)" if "tracemalloc" in node.module
+                                                 else " (this engine's internals)"))
+            elif node.module == "micrograd.engine":
+                for alias in node.names:
+                    if alias.name != "Value":
+                        say(f"imports {alias.name} from micrograd.engine (this engine's internals)")
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "tracemalloc":
+                    say("imports tracemalloc (sizes in bytes)")
+                elif alias.name == "micrograd.support":
+                    say("imports micrograd.support (this engine's internals)")
+        elif isinstance(node, (ast.Attribute, ast.Name)):
+            name = node.attr if isinstance(node, ast.Attribute) else node.id
+            if name in BYTES and name not in own:
+                say(f"measures sizes in bytes ({name})")
+            elif name in own:
+                continue
+            elif isinstance(node, ast.Name):  # imported by an earlier block: topological_order(f)
+                if name in INTERNALS:
+                    say(f"uses {name} (this engine's internals)")
+                continue
+            elif name in INTERNALS and name not in own:
+                say(f"uses {name} (this engine's internals)")
+            elif (name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+                  and name not in PUBLIC):
+                say(f"reads {name} (this engine's internals)")
+        elif (isinstance(node, ast.Assign) and any(isinstance(target, ast.Attribute) and target.attr == "data"
+                                                   for target in node.targets)):
+            say("sets data after building a graph (micrograd 0.1.0 reads it again in backward(); "
+                "this engine does not)")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Value"
+              and "Value" not in own and (len(node.args) > 2 or any(k.arg and k.arg.startswith("_")
+                                                                    for k in node.keywords))):
+            say("builds a Value from its parents and local derivatives (this engine's internals)")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in
+              ("getattr", "setattr", "hasattr") and len(node.args) > 1
+              and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)):
+            name = node.args[1].value
+            if name.startswith("_") and not name.startswith("__") and name not in PUBLIC | own:
+                say(f"reads {name} (this engine's internals)")
+    return reasons
+
+
+def applies_in_order(codes):
+    """applies() for a page's blocks in page order (list[str] -> list[list[str]]): a block that
+    calls a function or class a block that does not apply defined (build_topo, a subclass of
+    Value) does not apply either, and says which name."""
+    tainted, found = set(), []
+    for code in codes:
+        reasons = list(applies(code))
+        try:
+            tree = ast.parse(_code_of(code))
+        except SyntaxError:
+            found.append(reasons)
+            continue
+        used = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+                      & tainted)
+        if used:
+            reasons.append(f"uses {', '.join(used)}, which a block that does not apply defines")
+        if reasons:
+            tainted |= _defined(tree)
+        found.append(reasons)
+    return found
+
+
+def _defined(tree):
+    """The functions and classes a block defines (and names it binds to them): code that reads
+    what its block read when it is called. Values a block makes are data, whatever it printed."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return names
+
+
+# ---- comparing graphs ----
+
+def _number(x):
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def _close(a, b, rel_tol=1e-9):
+    a, b = _number(a), _number(b)
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    return math.isclose(a, b, rel_tol=rel_tol, abs_tol=1e-12)
+
+
+def _distinct(parents):
+    seen, out = set(), []
+    for p in parents:
+        if id(p) not in seen:
+            seen.add(id(p))
+            out.append(p)
+    return out
+
+
+def _signatures(order):
+    """{id(node): a structural hash}: a leaf by its data and label, a node by its operation and
+    its distinct parents' hashes, sorted (a set of parents has no order)."""
+    sig = {}
+    for node in order:
+        parents = _distinct(_parents(node))
+        if parents:
+            key = (str(getattr(node, "_op", "")).strip().lower(), tuple(sorted(sig[id(p)] for p in parents)))
+        else:
+            key = ("leaf", repr(_number(node.data)), str(getattr(node, "label", "") or ""))
+        sig[id(node)] = hash(key)
+    return sig
+
+
+def _match(ref_root, got_root):
+    """{id(reference node): reader's node}, paired from the roots down by structure."""
+    rs = _signatures(topological_order(ref_root))
+    gs = _signatures(topological_order(got_root))
+    pairs = {id(ref_root): got_root}
+    stack = [(ref_root, got_root)]
+    while stack:
+        r, g = stack.pop()
+        waiting = {}
+        for p in sorted(_distinct(_parents(g)), key=lambda n: gs[id(n)]):
+            waiting.setdefault(gs[id(p)], []).append(p)
+        for p in sorted(_distinct(_parents(r)), key=lambda n: rs[id(n)]):
+            candidates = waiting.get(rs[id(p)])
+            if candidates and id(p) not in pairs:
+                pairs[id(p)] = candidates.pop(0)
+                stack.append((p, pairs[id(p)]))
+    return pairs
+
+
+def _reference_order(root):
+    """The order draw_dot numbers the reference graph's nodes by (n0, n1, ...)."""
+    return _ORIGINAL[("micrograd.engine", "topological_order")](root) if isinstance(root, BOOK) \
+        else topological_order(root)
+
+
+def first_difference(expected_root, got_root, rel_tol=1e-9):
+    """See the module docstring. expected_root: the reference graph's root (micrograd), got_root:
+    the reader's; grads compared as numbers, within rel_tol (NaN equals NaN)."""
+    pairs = _match(expected_root, got_root)
+    order = _reference_order(expected_root)
+    for i in range(len(order) - 1, -1, -1):
+        node = order[i]
+        got = pairs.get(id(node))
+        if got is not None and not _close(node.grad, got.grad, rel_tol):
+            return {"id": f"n{i}", "label": str(getattr(node, "label", "") or ""),
+                    "op": str(getattr(node, "_op", "") or ""), "expected": _number(node.grad),
+                    "got": _number(got.grad)}
+    return None
+
+
+# ---- the classic mistakes ----
+
+MISTAKES = [
+    ("assign", "= instead of +=: a value used twice must add each edge's share (parent.grad += ...)"),
+    ("upstream", "the upstream factor left out: each edge adds local * node.grad, not the local "
+                 "derivative alone"),
+    ("order", "a wrong visit order: visit the nodes in reverse topological order, so each node's "
+              "grad is complete before it is passed on"),
+    ("depth first", "a wrong visit order: visit the nodes in reverse topological order, so each "
+                    "node's grad is complete before it is passed on"),
+    ("tanh", "tanh's local derivative taken from the input: it is 1 - t**2 with t = tanh(x), "
+             "the output"),
+]
+
+
+def _probes():
+    """The exercises' graphs (scripts/reader/exercise_checks.py): builders cls -> (leaves, root)."""
+    from scripts.reader.exercise_checks import diamond, kite, neuron
+
+    return [lambda V: _split(diamond(V)), lambda V: _split(kite(V)), neuron]
+
+
+def _split(nodes):
+    return [nodes[0]], nodes[-1]
+
+
+def _by_rule(root, leaves, mistake, flip=False):
+    """The leaves' grads a backward pass with `mistake` gives on a micrograd graph; flip: the
+    topological sort explores a node's last parent first (with = for +=, which share is kept
+    depends on it, and engines sort either way)."""
+    order = topological_order(root, flip)
+    for node in order:
+        node.grad = 0.0
+    root.grad = 1.0
+    if mistake == "order":
+        visits = order
+    elif mistake == "depth first":  # from the root, each node passed on as soon as reached
+        visits, seen, stack = [], {id(root)}, [root]
+        while stack:
+            node = stack.pop()
+            visits.append(node)
+            for parent in _parents(node):
+                if id(parent) not in seen:
+                    seen.add(id(parent))
+                    stack.append(parent)
+    else:
+        visits = reversed(order)
+    for node in visits:
+        for parent, local in zip(node._prev, node._local):
+            if mistake == "tanh" and node._op == "tanh":
+                local = 1.0 - parent.data ** 2
+            share = local * (1.0 if mistake == "upstream" else node.grad)
+            parent.grad = share if mistake == "assign" else parent.grad + share
+    return [leaf.grad for leaf in leaves]
+
+
+def likely_cause(Value):
+    """See the module docstring: the message of the first classic mistake whose gradients equal
+    the engine's on every probe graph, or None (correct there, or no mistake matches)."""
+    from scripts.reader.reader_code import take_graphs_apart
+
+    probes = []
+    for build in _probes():
+        try:
+            leaves, root = build(Value)
+            root.backward()
+            got = [_number(leaf.grad) for leaf in leaves]
+        except Exception:  # the reader's engine may fail on a probe: judge by the others
+            continue
+        with installed(BOOK):  # the engine's own methods read micrograd.engine.Value
+            ref_leaves, ref_root = build(BOOK)
+        probes.append((got, ref_leaves, ref_root))
+    try:
+        if not probes or all(_all_close(got, _by_rule(r, ls, None)) for got, ls, r in probes):
+            return None
+        for mistake, message in MISTAKES:
+            if all(_all_close(got, _by_rule(r, ls, mistake)) or _all_close(got, _by_rule(r, ls, mistake, True))
+                   for got, ls, r in probes):
+                return message
+        return None
+    finally:
+        take_graphs_apart([r for _, _, r in probes])
+
+
+def _all_close(a, b):
+    return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b))
+
+
+# ---- outputs compared as numbers ----
+
+_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?inf|nan")
+
+
+def same_output(want, got, rel_tol=1e-9):
+    """True if two printed outputs (str) differ at most in how numbers are written and in the
+    last digits: text the same (trailing whitespace aside), numbers within rel_tol. A correct
+    engine of the lecture's shape prints `1` where the page prints `1.0`."""
+    want = re.sub(r"[ \t]+$", "", want, flags=re.MULTILINE)
+    got = re.sub(r"[ \t]+$", "", got, flags=re.MULTILINE)
+    got = re.sub(r"np\.float(?:64|32)\(([^()]*)\)", r"\1", got)  # a data NumPy gave, kept as given
+    if want == got:
+        return True
+    if _NUMBER.split(want) != _NUMBER.split(got):
+        return False
+    return all(_close(a, b, rel_tol) for a, b in zip(_NUMBER.findall(want), _NUMBER.findall(got)))

@@ -1,0 +1,124 @@
+"""Lighthouse's mobile profile on every page of a built site, served with gzip as a static
+host serves it: a benchmark that prints figures, not a test (issue 27, item 6: performance
+95 or more, total blocking time 200 ms or less, CLS 0.05 or less, accessibility 100).
+
+    python scripts/tools/bench_lighthouse.py [site_dir] [--pages 04-engine,09-tensors] [--runs 1]
+
+site_dir: a built site (default site/; build it with `mkdocs build`). Lighthouse 12.2.3 comes
+from package.json (npm ci; 13 needs Node 22), and drives the Chromium the tests use
+(CHROMIUM, else chromium-headless-shell or chromium on PATH). Its mobile profile simulates a
+slow 4G network and a CPU 4 times slower than this one; the figures vary from run to run on a
+busy machine (--runs N prints the median of N). Prints one row per page.
+"""
+
+import argparse
+import functools
+import gzip
+import http.server
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
+COMPRESSED = {".html", ".css", ".js", ".mjs", ".json", ".svg", ".xml", ".txt", ".wasm", ".map"}
+
+
+class GzipHandler(http.server.SimpleHTTPRequestHandler):
+    """A static host: files as they are, compressed with gzip when the browser accepts it."""
+
+    def log_message(self, *args):
+        pass
+
+    def send_head(self):
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            path = path / "index.html"
+        if (path.suffix not in COMPRESSED or not path.is_file()
+                or "gzip" not in self.headers.get("Accept-Encoding", "")):
+            return super().send_head()
+        body = gzip.compress(path.read_bytes(), 6)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return _Body(body)
+
+
+class _Body:
+    def __init__(self, data):
+        self.data = data
+
+    def read(self, *_):
+        data, self.data = self.data, b""
+        return data
+
+    def close(self):
+        pass
+
+
+def chromium():
+    for name in (os.environ.get("CHROMIUM"), "chromium-headless-shell", "chromium"):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    sys.exit("no Chromium: set CHROMIUM or install chromium-headless-shell")
+
+
+def audit(url, browser):
+    """Lighthouse's figures for one page: performance, TBT (ms), CLS, LCP (ms), accessibility."""
+    with tempfile.TemporaryDirectory() as profile:
+        flags = f"--headless=new --no-sandbox --disable-gpu --no-first-run --disable-background-networking " \
+                f"--disable-component-update --disable-sync --user-data-dir={profile}"
+        result = subprocess.run(
+            [str(LIGHTHOUSE), url, "--quiet", "--output=json", "--output-path=stdout",
+             "--only-categories=performance,accessibility", f"--chrome-flags={flags}"],
+            capture_output=True, text=True, env={**os.environ, "CHROME_PATH": browser}, timeout=300)
+    if result.returncode != 0:
+        raise RuntimeError(f"lighthouse failed on {url}: {result.stderr[-2000:]}")
+    report = json.loads(result.stdout)
+    audits = report["audits"]
+    return {"performance": round(report["categories"]["performance"]["score"] * 100),
+            "tbt": round(audits["total-blocking-time"]["numericValue"]),
+            "cls": round(audits["cumulative-layout-shift"]["numericValue"], 3),
+            "lcp": round(audits["largest-contentful-paint"]["numericValue"]),
+            "accessibility": round(report["categories"]["accessibility"]["score"] * 100),
+            "dom": audits["dom-size"]["numericValue"]}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("site", nargs="?", default=str(ROOT / "site"))
+    parser.add_argument("--pages", help="comma-separated page folders (default: every page)")
+    parser.add_argument("--runs", type=int, default=1)
+    args = parser.parse_args()
+    site = Path(args.site)
+    if not (site / "index.html").exists():
+        sys.exit(f"{site}: no built site (mkdocs build -d {site})")
+    if not LIGHTHOUSE.exists():
+        sys.exit("Lighthouse is not installed: npm ci")
+    pages = args.pages.split(",") if args.pages else [""] + sorted(
+        p.parent.name for p in site.glob("*/index.html") if p.parent.name not in ("search", "_sources", "index"))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(GzipHandler, directory=site))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    origin = f"http://127.0.0.1:{server.server_address[1]}"
+    browser = chromium()
+    print(f"{'page':28} {'perf':>4} {'TBT ms':>7} {'CLS':>6} {'LCP ms':>7} {'a11y':>4} {'DOM':>6}")
+    try:
+        for page in pages:
+            runs = [audit(f"{origin}/{page}/" if page else f"{origin}/", browser) for _ in range(args.runs)]
+            row = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
+            print(f"{page or 'home':28} {row['performance']:>4.0f} {row['tbt']:>7.0f} {row['cls']:>6.3f} "
+                  f"{row['lcp']:>7.0f} {row['accessibility']:>4.0f} {row['dom']:>6.0f}", flush=True)
+    finally:
+        server.shutdown()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""`pytest --engine`'s report (conftest.py): a table per chapter (passed, failed, not
+applicable, skipped by the page), then, for each failed example, the first node whose grad
+differs between micrograd and the reader's engine, with both numbers and the likely cause
+(scripts/reader/your_engine.py: diagnose_blocks, on the page's blocks up to the failing one).
+
+Runs in the pytest process that prints the summary; not part of the reader's Python.
+"""
+
+import re
+from pathlib import Path
+
+from sybil import Document
+
+from scripts.pages.blocks import _line
+from scripts.pages.examples import python_blocks
+from scripts.reader.your_engine import diagnose_blocks
+
+HEADER = ("chapter", "passed", "failed", "not applicable", "skipped")
+
+
+def page_blocks(path):
+    """A page's Python blocks in blocks.json's shape (scripts/pages/blocks.py), without the skips the
+    build records: every block runs, as far as a diagnosis needs."""
+    text = Path(path).read_text(encoding="utf-8")
+    document = Document(text, str(path))
+    return [{"line": _line(document, block.start), "kind": "doctest" if str(block.lexemes["source"])
+             .startswith(">>>") else "code", "hidden": "directive" in block.lexemes,
+             "source": str(block.lexemes["source"]), "skip": None, "when": None, "figure": False}
+            for block in python_blocks(document)]
+
+
+def table(pages):
+    """The per-chapter table's lines; pages: {page: {column: count}}."""
+    rows = [HEADER] + [(page, *(str(counts[c]) for c in HEADER[1:])) for page, counts in sorted(pages.items())]
+    totals = [sum(counts[c] for counts in pages.values()) for c in HEADER[1:]]
+    rows.append(("total", *map(str, totals)))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(HEADER))]
+    return ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths)))
+            for row in rows]
+
+
+def diagnoses(failures, root, Value):
+    """[(nodeid, diagnosis or None)] for failures [(page, line, nodeid)]: each page run once."""
+    out = []
+    by_page = {}
+    for page, line, nodeid in failures:
+        by_page.setdefault(page, []).append((line, nodeid))
+    for page, items in by_page.items():
+        blocks = page_blocks(Path(root) / page)
+        index = {}
+        for line, nodeid in items:
+            before = [i for i, b in enumerate(blocks) if b["line"] <= line]
+            index[nodeid] = before[-1] if before else None
+        found = diagnose_blocks(blocks, [i for i in index.values() if i is not None], {}, Value)
+        out += [(nodeid, found.get(i)) for nodeid, i in index.items()]
+    return out
+
+
+def _line_of(nodeid):
+    match = re.search(r"line:(\d+)", nodeid)
+    return int(match[1]) if match else 0
+
+
+def summary(engine, root):
+    """The lines pytest prints at the end under --engine (engine: conftest.py's record)."""
+    lines = ["", f"your engine ({engine['path']}) on every chapter:"] + table(engine["pages"])
+    failures = [(page, _line_of(nodeid), nodeid) for page, _, nodeid in engine["failures"]]
+    if failures:
+        lines += ["", "where each failed example's gradients first differ from micrograd's:"]
+    for nodeid, found in diagnoses(failures, root, engine["value"]):
+        difference = (found or {}).get("difference")
+        if not difference:
+            lines.append(f"{nodeid}: no Value's grad differs (the output does)")
+            continue
+        node = difference["label"] or difference["op"] or difference["id"]
+        lines.append(f"{nodeid}: {found['name']}'s graph, node {difference['id']} ({node}): grad "
+                     f"{difference['got']!r}, micrograd {difference['expected']!r}"
+                     + (f"; likely cause: {found['cause']}" if found.get("cause") else ""))
+    return lines
