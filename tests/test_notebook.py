@@ -319,7 +319,7 @@ def _tiny_site(tmp_path, cells):
     config.write_text(json.dumps({  # YAML is a superset of JSON
         "site_name": "tiny", "site_url": "http://127.0.0.1:8000/", "docs_dir": str(docs),
         "nav": [{"Home": "index.md"}, {"Tiny": "01-tiny.ipynb"}],
-        "hooks": [str(ROOT / "scripts" / "hooks" / "notebook.py")],
+        "hooks": [str(ROOT / "scripts" / "build" / "hooks" / "notebook.py")],
         "plugins": [{"mkdocs-jupyter": {"include": ["01-tiny.ipynb"], "execute": False}}],
     }), encoding="utf-8")
     return config, tmp_path / "site"

@@ -1,9 +1,8 @@
 // A "Check yourself" quiz answered in place. The key, the tolerance and the classic wrong
 // answers (data-mistakes: [[number, message]], each computed by running the mistake) are in
 // the HTML, computed by the page's own code at build time (scripts/pages/quizzes.py).
-// Once the reader has answered, the explanation below (the "Answer" that follows the
-// question) folds out, and a "bv-check" event tells progress.js, which keeps the answer and
-// its mark for the next visit.
+// Once answered, the explanation below (the "Answer" after the question) folds out, and a
+// "bv-check" event tells progress.js, which keeps the answer and its mark.
 
 import { savedAnswer } from "./progress.js";
 
