@@ -194,3 +194,39 @@ def test_the_map_and_a_lit_node_read_well_at_1280_and_390_px(browser, origin, sc
     assert page.locator(".bv-engine__status").get_attribute("role") == "status"
     page.context.close()
     assert problems == [], problems
+
+
+def test_a_passed_whole_engine_exercise_is_your_engine_and_code_without_a_value_is_refused(browser, origin):
+    from scripts import exercise_format
+
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(origin + "/04-engine/")
+    page.get_by_role("radio", name="your engine", exact=True).check()
+    assert "You have no engine yet" in switch(page)["status"], "an exercise not yet passed is no engine"
+    exercise = page.locator('.exercise[data-exercise="whole_engine"]')
+    exercise.scroll_into_view_if_needed()
+    exercise.locator(".cm-editor").wait_for()
+    page.evaluate("code => document.querySelector('.exercise[data-exercise=\"whole_engine\"]')"
+                  ".exerciseState.editor.setCode(code)", exercise_format.load("whole_engine").solution)
+    exercise.locator(".exercise-run").click()
+    page.wait_for_function("() => !document.querySelector('.exercise[data-exercise=\"whole_engine\"]')"
+                           ".classList.contains('is-running')", timeout=120_000)
+    assert exercise.locator(".exercise-summary").text_content().startswith("All ")
+    page.goto(origin + "/02-chain-rule/")  # the pass is kept: the switch finds the exercise's code
+    page.wait_for_function("() => /runs on your engine/.test("
+                           "document.querySelector('.bv-engine__status').textContent)", timeout=120_000)
+    assert "your whole-engine exercise (chapter 4)" in switch(page)["status"]
+    progress, _ = run_block(page, 2)
+    assert progress.endswith("Ran on your engine."), progress
+
+    page.goto(origin + "/your-engine/")
+    page.wait_for_function(f"() => {MAP}", timeout=30_000)
+    page.get_by_label("Paste your engine").fill("x = 1\n")
+    page.get_by_role("button", name="Use this code").click()
+    page.wait_for_function("() => /did not pass/.test(document.querySelector('.bv-map__status').textContent)",
+                           timeout=120_000)
+    assert switch(page)["status"].startswith("Every Run still runs on micrograd: the code you pasted did not pass "
+                                             "its check: "), switch(page)["status"]
+    page.get_by_role("button", name="Forget the pasted code").click()  # the exercise's engine again
+    assert "your whole-engine exercise (chapter 4)" in switch(page)["status"]
+    page.context.close()
