@@ -118,41 +118,61 @@ def test_a_correct_engine_maps_the_book_without_a_failure(browser, origin, name)
     page.context.close()
 
 
-def test_a_buggy_engine_shows_its_failures_and_a_lit_node_with_both_numbers_and_the_cause(browser, origin):
-    """`=` for `+=` (tests/engines/assign.py): chapter 2's x used twice gets the grad of one edge."""
+BUGS = {  # tests/engines/<name>.py: the classic mistake, and how the cause begins
+    "assign": "Likely cause: = instead of +=",
+    "no_upstream": "Likely cause: the upstream factor left out",
+    "reversed_order": "Likely cause: a wrong visit order",
+    "tanh_from_input": "Likely cause: tanh's local derivative taken from the input",
+}
+
+
+@pytest.mark.parametrize("name", BUGS)
+def test_a_buggy_engine_shows_its_failures_and_a_lit_node_with_both_numbers_and_the_cause(browser, origin, name):
+    """Each classic bug of tests/engines/: the map shows failures, each linked to its block with
+    the page's output beside the reader's; Node by node, pressed from the keyboard on the first
+    failure that has a graph whose grads differ, lights that node with both numbers and names the
+    cause."""
     page = engine_page(browser, origin)
-    give_engine(page, "assign")
+    give_engine(page, name)
     result = run_book(page)
-    failed = {row["page"]: row["failed"] for row in result["chapters"] if row.get("failed")}
-    print(f"\nassign (= for +=): failures per chapter {failed}; the book in "
-          f"{result['timing']['bookMs'] / 1000:.1f} s")
+    failed = {row["title"]: row["failed"] for row in result["chapters"] if row.get("failed")}
+    print(f"\n{name}: the book in {result['timing']['bookMs'] / 1000:.1f} s; failures per chapter {failed}")
     assert failed, result
     status = page.locator(".bv-map__status").text_content()
     assert re.fullmatch(rf"Ran on your engine: \d+ blocks passed, {sum(failed.values())} failed, \d+ did not "
                         r"apply, in [0-9.]+ s\.", status), status
-    first = page.locator(".bv-map__failure").first
-    link = first.get_by_role("link").first
-    assert re.fullmatch(r".*/[0-9]+-[a-z-]+/#block-\d+", link.get_attribute("href"))
-    page_out, yours = first.locator(".bv-map__pair pre").all_text_contents()
-    assert page_out != yours
-
-    first.get_by_role("button", name=re.compile("^Node by node")).focus()  # the keyboard
-    page.keyboard.press("Enter")
-    node = first.locator(".bv-map__node")
-    page.wait_for_function("() => document.querySelector('.bv-map__node svg')", timeout=60_000)
+    failures = page.locator(".bv-map__failure")
+    assert failures.count() == sum(failed.values())
+    for i in range(failures.count()):
+        failure = failures.nth(i)
+        link = failure.get_by_role("link").first
+        assert re.fullmatch(r".*/[0-9]+-[a-z-]+/#block-\d+", link.get_attribute("href"))
+        page_out, yours = failure.locator(".bv-map__pair pre").all_text_contents()
+        assert page_out != yours
+        failure.get_by_role("button", name=re.compile("^Node by node")).focus()  # the keyboard
+        page.keyboard.press("Enter")
+        node = failure.locator(".bv-map__node")
+        page.wait_for_function("n => { const p = document.querySelectorAll('.bv-map__node')[n]; "
+                               "return p.textContent && !/^Comparing/.test(p.textContent); }", arg=i, timeout=60_000)
+        if node.locator(".bv-map__cause").count():
+            break
+    else:
+        pytest.fail(f"no failure of {name} has a node whose grad differs")
+    print(f"  block {failure.get_attribute('data-page')}#{failure.get_attribute('data-block')}: "
+          f"{node.locator('p').first.text_content()}")
+    page.wait_for_function("n => document.querySelectorAll('.bv-map__node')[n].querySelector('svg')", arg=i,
+                           timeout=60_000)
     text = node.locator("p").first.text_content()
     numbers = re.search(r"micrograd gives grad (\S+), your engine (\S+)\.$", text)
     assert numbers and numbers[1] != numbers[2], text
-    assert node.locator(".bv-map__cause").text_content().startswith("Likely cause: = instead of +=")
+    assert node.locator(".bv-map__cause").text_content().startswith(BUGS[name])
     svg = node.locator("svg")
     assert svg.get_attribute("role") == "img"
-    drawn = svg.text_content()
-    assert "your engine" in drawn, "the lit node carries the reader's number"
+    assert "your engine" in svg.text_content(), "the lit node carries the reader's number"
     # The link goes to the block on its page.
     href = link.get_attribute("href")
     page.goto(href)
-    anchor = href.split("#")[1]
-    assert page.locator(f"#{anchor}").count() == 1, anchor
+    assert page.locator(f"#{href.split('#')[1]}").count() == 1, href
     page.context.close()
 
 

@@ -302,12 +302,15 @@ async function diagnose(host, blocks, upto, source, call) {
       : "This block builds no graph to compare.") }));
     return;
   }
-  const { id, label, op, expected, got } = report.difference;
-  const name = label || op || id;
+  const { label, op, expected, got } = report.difference;
+  // A node is named by its label; an unlabelled one by what it is (draw_dot's id means nothing to a reader).
+  const kind = op ? `${op} node` : "leaf";
+  const name = label || `an unlabelled ${kind}`;
   const lines = [
     element("p", {}, "The first node, in reverse topological order, whose grad differs" +
       `${report.name ? ` in the graph of ${report.name}` : ""}: `, element("strong", { text: name }),
-    ` (${op ? `the ${op} node` : "a leaf"}): micrograd gives grad ${expected}, your engine ${got}.`),
+    `${label ? ` (${op ? `the ${kind}` : "a leaf"})` : ""}, lit below: micrograd gives grad ${expected}, ` +
+      `your engine ${got}.`),
     element("p", { class: "bv-map__cause", text: report.cause ? `Likely cause: ${report.cause}`
       : "None of the classic mistakes gives this difference." }),
   ];
