@@ -249,4 +249,13 @@ def test_a_passed_whole_engine_exercise_is_your_engine_and_code_without_a_value_
                                              "its check: "), switch(page)["status"]
     page.get_by_role("button", name="Forget the pasted code").click()  # the exercise's engine again
     assert "your whole-engine exercise (chapter 4)" in switch(page)["status"]
+
+    # The whole book can be stopped: Stop shows beside the button while a chapter runs.
+    page.get_by_role("button", name="Run the book on your engine").click()
+    page.locator(".bv-map__run-row").get_by_role("button", name="Stop").click()
+    page.wait_for_function("() => !document.querySelector('.bv-engine-map').engineMap.running")
+    status = page.locator(".bv-map__status").text_content()
+    assert re.fullmatch(r"Stopped in .+: Stopped\. Python was shut down; the next Run starts it again\. The map "
+                        r"shows the chapters before it\.", status), status
+    assert page.evaluate(f"() => {MAP}.timing") is None
     page.context.close()

@@ -35,17 +35,18 @@ export function init(host) {
   const runBook = element("button", { type: "button", class: "md-button md-button--primary bv-map__run",
     text: "Run the book on your engine" });
   const status = element("p", { class: "bv-map__status", role: "status", "aria-live": "polite" });
-  const map = element("div", { class: "bv-map__result", "aria-live": "polite" });
+  const map = element("div", { class: "bv-map__result" }); // the status line says what came: not read out whole
+  const runRow = element("div", { class: "bv-map__row bv-map__run-row" }, runBook); // python.js puts Stop here
   host.replaceChildren(
     sourceLine,
     element("label", { for: "bv-map-source", text: "Paste your engine" }), textarea, help,
     element("div", { class: "bv-map__row" },
       element("label", { for: "bv-map-file", text: "or choose a file:" }), file),
     element("div", { class: "bv-map__row" }, use, forget),
-    element("div", { class: "bv-map__row bv-map__bar-row" }, runBook),
+    runRow,
     status, map);
 
-  const state = { host, status, map, running: false, timing: null, chapters: [] };
+  const state = { host, status, map, runRow, runBook, running: false, timing: null, chapters: [] };
   host.engineMap = state; // for the browser tests
 
   const show = () => {
@@ -168,7 +169,9 @@ async function runTheBook(state, source) {
       element("th", { scope: "col", class: "bv-map__glance", text: "at a glance" }))),
     table)), failures, notApplicable);
   let pythonMs = 0;
+  const stop = new AbortController(); // the Stop button python.js shows during each chapter's Run
   for (const [i, chapter] of all.entries()) {
+    if (stop.signal.aborted) break;
     if (!chapter.blocks) {
       table.append(element("tr", {}, element("th", { scope: "row" }, chapterLink(chapter)),
         element("td", { colspan: "5", class: "bv-map__na",
@@ -178,7 +181,13 @@ async function runTheBook(state, source) {
     status.textContent = `Running ${chapter.title} on your engine (${i + 1} of ${all.length})…`;
     const blocks = JSON.parse(chapter.blocks).blocks;
     const answer = await call("run_blocks", { blocks, upto: blocks.length - 1, edits: {}, engine: source },
-      { timeoutMs: CHAPTER_TIMEOUT_MS, onProgress: (text) => { status.textContent = `${chapter.title}: ${text}`; } });
+      { timeoutMs: CHAPTER_TIMEOUT_MS, onProgress: (text) => { status.textContent = `${chapter.title}: ${text}`; },
+        signal: stop.signal, stopIn: state.runRow, afterStop: state.runBook });
+    if (answer.kind === "stopped") {
+      stop.abort();
+      status.textContent = `Stopped in ${chapter.title}: ${answer.message} The map shows the chapters before it.`;
+      return;
+    }
     if (answer.kind !== "result") {
       state.chapters.push({ page: chapter.page, title: chapter.title, error: answer.message });
       table.append(element("tr", {}, element("th", { scope: "row" }, chapterLink(chapter)),
