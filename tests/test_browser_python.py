@@ -424,7 +424,8 @@ def test_run_on_a_block_in_the_middle_runs_the_blocks_before_it_and_shows_the_pa
     assert "Same results as the page." in output
     assert page.evaluate(f"n => {RUN}.blocks[n - 1].editor !== null", block["n"]), "Run makes it editable"
     progress = page.evaluate(f"n => {RUN}.blocks[n - 1].progress.textContent", block["n"])
-    assert re.fullmatch(rf"(Python started in [0-9.]+ s\. )?Blocks 1 to {block['n']} ran in [0-9.]+ s\.", progress)
+    assert re.fullmatch(rf"(Python started in [0-9.]+ s\. )?Blocks 1 to {block['n']} ran in [0-9.]+ s\. "
+                        r"Ran on micrograd\.", progress)
 
 
 def test_an_edit_changes_the_output_edits_before_it_count_and_reset_restores_it(chapter, site):

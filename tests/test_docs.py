@@ -36,6 +36,7 @@ RECORDED_EXAMPLES = {
     "09-tensors.md": 103,
     "10-under-the-hood.md": 56,
     "playground.md": 5,
+    "your-engine.md": 0,
 }
 
 

@@ -57,7 +57,8 @@ def test_eslint_reports_a_broken_module():
 # The call from the page into Python, typed once (docs/javascripts/calls.js) and checked on both
 # sides: python.js and python-worker.js, and the callers that name a function of it. TypeScript
 # (package.json, pinned) checks them as they are, JavaScript with JSDoc types: nothing is compiled.
-TYPED = ["calls.js", "python.js", "python-worker.js", "stepper-retrace.js", "run-blocks.js", "exercise.js"]
+TYPED = ["calls.js", "python.js", "python-worker.js", "stepper-retrace.js", "run-blocks.js", "exercise.js",
+         "engine-switch.js", "engine-map.js"]
 
 
 def test_the_calls_into_python_type_check():

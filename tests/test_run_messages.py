@@ -66,8 +66,8 @@ def expected_progress(ran, not_run):
     """The progress line the rule gives for blocks `ran` and `not_run` (numbers, in order)."""
     them = f"{'block' if len(not_run) == 1 else 'blocks'} {numbers(not_run)} did not run\\."
     if ran == list(range(1, len(ran) + 1)) and len(ran) > 1:
-        return rf"Blocks 1 to {len(ran)} ran in {SECONDS}; {them}"
-    return rf"{'Block' if len(ran) == 1 else 'Blocks'} {numbers(ran)} ran in {SECONDS}; {them}"
+        return rf"Blocks 1 to {len(ran)} ran in {SECONDS}; {them} Ran on micrograd\."
+    return rf"{'Block' if len(ran) == 1 else 'Blocks'} {numbers(ran)} ran in {SECONDS}; {them} Ran on micrograd\."
 
 
 def test_a_skipped_pytorch_block_says_it_did_not_run_and_never_same_results(page, site):

@@ -23,6 +23,8 @@
 //                    editor-loader.js); at load when the session holds an edit of this page
 //   first Run        python.js, its worker and Pyodide with the site's Python zip;
 //                    run-output.js (what a Run shows) with the first result
+// With "Run on: your engine" (engine-switch.js), every Run passes the reader's engine source
+// as `engine`: the blocks run with it as micrograd.engine.Value, and the Run says so.
 // Runs share python.js's worker with the steppers and the playground: one Python, one Run
 // at a time, stopped after 20 s (or the element's data-timeout-ms) or by the Stop button
 // the Run bar shows while a Run waits or runs, restarted on the next Run. The
@@ -204,16 +206,19 @@ async function runBlock(state) {
       const text = codeOf(other);
       if (text !== other.source) edits[other.index] = text;
     }
-    const { runBlocks } = await import("./python.js");
-    result = await runBlocks({
-      blocks: page.text,
-      upto: state.index,
-      edits,
+    const { call } = await import("./python.js");
+    // The reader's engine, when the switch says so (engine-switch.js): Python installs it as
+    // micrograd.engine.Value for this Run, and run-output.js says which engine ran.
+    const { engine } = await import("./engine-switch.js");
+    const source = engine();
+    const args = { blocks: JSON.parse(page.text).blocks, upto: state.index, edits };
+    result = await call("run_blocks", source ? { ...args, engine: source } : args, {
       timeoutMs: Number(page.marker.dataset.timeoutMs) || DEFAULT_TIMEOUT_MS,
       onProgress: (text) => { state.progress.textContent = text; },
       stopIn: state.bar,
       afterStop: state.run,
     });
+    state.engine = source ? "yours" : "micrograd"; // which engine ran it: run-output.js says so
   } catch (error) {
     result = { kind: "error", message: String(error.message ?? error) };
   } finally {

@@ -1,0 +1,221 @@
+// "Run on: micrograd | your engine", on every page (mkdocs.yml loads this module on each).
+//
+// The reader's engine is the code of their whole-engine exercise once they passed it
+// (exercise.js keeps the code in localStorage under "bv-exercise:whole_engine:<starter hash>";
+// progress.js records the pass in "bv-progress"), or a file they pasted or chose on the
+// "Your engine" page (docs/your-engine.md, kept here under SOURCE). Which one runs is kept in
+// localStorage (STORE), so the choice holds on every page, after a reload and in other tabs.
+//
+// When the reader switches to their engine, scripts/calls.py's check_engine reads it (in the
+// page's one Python, python.js) and says whether it is a Value the book can run, in this
+// book's shape or the lecture's; the verdict is kept with a hash of the code, so another page
+// does not ask again. With the switch on and the check passed, engine() gives the code, and
+// every caller that runs the reader's code passes it as `engine` (run-blocks.js,
+// stepper-retrace.js, playground.js): Python installs it as micrograd.engine.Value for that
+// Run, and each result says which engine ran it (ranOn()).
+//
+// A "bv-engine" event on document tells the page's widgets the choice changed.
+
+import { element, loadStylesheet, onEveryPage } from "./dom.js";
+
+const here = import.meta.url;
+export const STORE = "bv-engine"; // localStorage: {use: "yours" | "micrograd", check: {hash, ok, shape, message}}
+export const SOURCE = "bv-engine-source"; // localStorage: {name, text}: a file the reader gave
+const EXERCISE = "bv-exercise:whole_engine:"; // exercise.js's key for the whole engine's code, + starter hash
+const CHAPTER = "04-engine/"; // where progress.js records the whole engine's pass
+const CHECK_TIMEOUT_MS = 20000;
+
+function read(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key)) ?? null;
+  } catch {
+    return null; // storage off, or not ours to read
+  }
+}
+
+function write(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // storage full or off: the choice lasts as long as the page
+  }
+}
+
+/** A short hash of a text (FNV-1a, 32 bits): which code a kept check was for. */
+export function hash(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16);
+}
+
+/** The code of the whole-engine exercise, if the reader passed it: {text, from: "exercise"} or null. */
+export function exerciseEngine() {
+  const passed = read("bv-progress")?.[CHAPTER]?.exercise ?? [];
+  if (!passed.includes("whole_engine")) return null;
+  const shown = /** @type {HTMLElement | null} */ (document.querySelector('.exercise[data-exercise="whole_engine"]'));
+  try {
+    const keys = Object.keys(localStorage).filter((k) => k.startsWith(EXERCISE)).sort();
+    // This page's exercise, if it shows it; else the code kept under the last starter of it.
+    const key = keys.find((k) => k === `${EXERCISE}${shown?.dataset.starterHash ?? ""}`) ?? keys[keys.length - 1];
+    const text = key ? localStorage.getItem(key) : null;
+    return text ? { text, from: "exercise", name: "your whole-engine exercise (chapter 4)" } : null;
+  } catch {
+    return null; // storage off, or not ours to read
+  }
+}
+
+/** The reader's engine: a file they gave, else their passed exercise; {text, from, name} or null. */
+export function readerEngine() {
+  const file = read(SOURCE);
+  if (file?.text) return { text: file.text, from: "file", name: file.name || "the code you pasted" };
+  return exerciseEngine();
+}
+
+/** True when the reader chose their engine (whether or not it exists and passed its check). */
+export function chosen() {
+  return read(STORE)?.use === "yours";
+}
+
+/** The kept check of `text`, {ok, shape, message}, or null if it was never checked. */
+export function keptCheck(text) {
+  const check = read(STORE)?.check;
+  return check && check.hash === hash(text) ? check : null;
+}
+
+/**
+ * The engine source to pass as `engine`, or null for micrograd: the reader's engine when the
+ * switch is on it and its check passed.
+ */
+export function engine() {
+  if (!chosen()) return null;
+  const mine = readerEngine();
+  return mine && keptCheck(mine.text)?.ok ? mine.text : null;
+}
+
+/** "Ran on your engine." or "Ran on micrograd.": what a result says about who ran it. */
+export function ranOn(source) {
+  return source ? "Ran on your engine." : "Ran on micrograd.";
+}
+
+/** Choose the engine: "yours" or "micrograd"; tells the page (event "bv-engine"). */
+export function choose(use) {
+  write(STORE, { ...(read(STORE) ?? {}), use });
+  changed();
+}
+
+/** Keep a file's code as the reader's engine (null forgets it: the exercise's code counts again). */
+export function keepFile(name, text) {
+  write(SOURCE, text === null ? null : { name, text });
+  changed();
+}
+
+function changed() {
+  document.dispatchEvent(new CustomEvent("bv-engine"));
+}
+
+let checking = null; // {hash, promise}: the check under way
+let unanswered = null; // {hash, message}: a check Python could not answer (not kept: asked again)
+
+/**
+ * Check the reader's engine with scripts/calls.py's check_engine, unless its verdict is kept:
+ * resolves to {ok, shape?, message?} (and keeps it), or {ok: false, message} if Python could
+ * not answer (not kept: the next check asks again).
+ */
+export function checkEngine(mine, onProgress) {
+  const key = hash(mine.text);
+  const kept = keptCheck(mine.text);
+  if (kept) return Promise.resolve(kept);
+  if (checking?.hash === key) return checking.promise;
+  const promise = (async () => {
+    const { call } = await import("./python.js");
+    const answer = await call("check_engine", { source: mine.text }, { timeoutMs: CHECK_TIMEOUT_MS, onProgress,
+      runningText: "Checking your engine…" });
+    if (answer.kind !== "result") {
+      unanswered = { hash: key, message: `Python could not check it: ${answer.message}` };
+      return { ok: false, message: unanswered.message };
+    }
+    unanswered = null;
+    const { ok, shape, message } = answer.report;
+    const check = { hash: key, ok: Boolean(ok), shape: shape ?? null, message: message ?? null };
+    if (hash(readerEngine()?.text ?? "") === key) write(STORE, { ...(read(STORE) ?? {}), check });
+    return check;
+  })().finally(() => { if (checking?.hash === key) checking = null; });
+  checking = { hash: key, promise };
+  return promise;
+}
+
+const SHAPES = { book: "this book's shape: _prev and _local", lecture: "the lecture's shape: a _backward per node" };
+
+/** One line on the reader's engine as it stands: what runs, or why micrograd does. */
+export function describe() {
+  const mine = readerEngine();
+  if (!chosen()) return "Every Run on this site runs on micrograd, the book's engine.";
+  if (!mine) {
+    return "You have no engine yet, so every Run still runs on micrograd: pass chapter 4's whole-engine " +
+      "exercise, or paste your engine on the Your engine page.";
+  }
+  const check = keptCheck(mine.text);
+  if (!check && unanswered?.hash === hash(mine.text)) return `Every Run still runs on micrograd: ${unanswered.message}`;
+  if (!check) return `Checking ${mine.name}…`;
+  if (!check.ok) return `Every Run still runs on micrograd: ${mine.name} did not pass its check: ${check.message}`;
+  return `Every Run on this site runs on your engine: ${mine.name}, in ${SHAPES[check.shape] ?? check.shape}.`;
+}
+
+let count = 0;
+
+/** The switch: two radio buttons and a line that says what runs (role=status). */
+function makeSwitch() {
+  const name = `bv-engine-${(count += 1)}`;
+  const radio = (value, text) => {
+    const input = element("input", { type: "radio", name, value, class: "bv-engine__radio" });
+    return [input, element("label", { class: "bv-engine__option" }, input, ` ${text}`)];
+  };
+  const [ours, oursLabel] = radio("micrograd", "micrograd");
+  const [yours, yoursLabel] = radio("yours", "your engine");
+  const status = element("p", { class: "bv-engine__status", role: "status" });
+  const box = element("fieldset", { class: "bv-engine" },
+    element("legend", { class: "bv-engine__legend", text: "Run on:" }), oursLabel, yoursLabel, status);
+  const show = () => {
+    ours.checked = !chosen();
+    yours.checked = chosen();
+    status.textContent = describe();
+    box.classList.toggle("is-yours", engine() !== null);
+  };
+  const onChange = async () => {
+    choose(yours.checked ? "yours" : "micrograd");
+    const mine = readerEngine();
+    if (yours.checked && mine && !keptCheck(mine.text)) {
+      status.textContent = `Checking ${mine.name}…`;
+      await checkEngine(mine, (text) => { status.textContent = `Checking ${mine.name}: ${text}`; });
+      changed();
+    }
+  };
+  ours.addEventListener("change", onChange);
+  yours.addEventListener("change", onChange);
+  show();
+  return { box, show };
+}
+
+let current = null; // the switch on the page shown
+document.addEventListener("bv-engine", () => current?.show());
+window.addEventListener("storage", (event) => {
+  if ([STORE, SOURCE, null].includes(event.key)) changed();
+});
+
+onEveryPage(async () => {
+  const article = document.querySelector("article.md-content__inner") ?? document.querySelector("article");
+  if (!article) return;
+  await loadStylesheet(new URL("../stylesheets/engine.css", here).href);
+  current = makeSwitch();
+  const heading = article.querySelector("h1");
+  if (heading) heading.after(current.box);
+  else article.prepend(current.box);
+  // A switch left on the reader's engine whose check is not kept (another tab changed it): check it.
+  const mine = readerEngine();
+  if (chosen() && mine && !keptCheck(mine.text)) checkEngine(mine).then(changed);
+  if (document.querySelector(".bv-engine-map")) {
+    const { init } = await import("./engine-map.js");
+    for (const root of document.querySelectorAll(".bv-engine-map")) init(root);
+  }
+});

@@ -1,0 +1,265 @@
+"""Your engine runs the book, in the browser (issue 28, items 1-3), in Debian's Chromium on the
+built site, clicked as a reader clicks: the switch "Run on: micrograd | your engine" on every
+page (docs/javascripts/engine-switch.js), every Run, a stepper's "Run with these values" and the
+playground on the reader's engine, the "Your engine" page's map of the whole book
+(engine-map.js) and a failed block's first differing node, lit (scripts/your_engine.py:
+diagnose). The engines are tests/engines/: the book's solution, the lecture's closure shape and
+the classic bugs. The budgets are printed, not asserted: the first Run after switching with
+Python up (0.5 s), the whole book (30 s)."""
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from scripts import ROOT
+
+ENGINES = ROOT / "tests" / "engines"
+SHOTS = Path("/work/notes/shots")
+MAP = "document.querySelector('.bv-engine-map').engineMap"
+RUN = "document.querySelector('.bv-run').runState"
+
+
+def engine_page(browser, origin, **context):
+    """A new reader (a context of their own: no engine, no storage) on the Your engine page."""
+    page = browser.new_context(viewport={"width": 1280, "height": 900}, **context).new_page()
+    page.goto(origin + "/your-engine/")
+    page.wait_for_function(f"() => {MAP}", timeout=30_000)
+    return page
+
+
+def give_engine(page, name):
+    """Paste tests/engines/<name>.py and press Use this code, as a reader would; the status after."""
+    page.get_by_label("Paste your engine").fill((ENGINES / f"{name}.py").read_text(encoding="utf-8"))
+    page.get_by_role("button", name="Use this code").click()
+    status = page.locator(".bv-map__status")
+    page.wait_for_function("() => /passed its check|did not pass/.test("
+                           "document.querySelector('.bv-map__status').textContent)", timeout=120_000)
+    return status.text_content()
+
+
+def run_book(page):
+    """Press Run the book on your engine; its chapters' counts and timing once it is done."""
+    page.evaluate(f"() => {{ {MAP}.timing = null; }}")
+    page.get_by_role("button", name="Run the book on your engine").click()
+    page.wait_for_function(f"() => {MAP}.timing", timeout=240_000)
+    return page.evaluate(f"() => ({{chapters: {MAP}.chapters, timing: {MAP}.timing}})")
+
+
+def switch(page):
+    return {"micrograd": page.get_by_role("radio", name="micrograd", exact=True).is_checked(),
+            "yours": page.get_by_role("radio", name="your engine", exact=True).is_checked(),
+            "status": page.locator(".bv-engine__status").text_content()}
+
+
+def run_block(page, n):
+    """Click Run on block n; its progress line once the Run is shown, and the ms it took."""
+    page.evaluate(f"n => {{ const b = {RUN}.blocks[n - 1]; b.result = null; b.progress.textContent = ''; "
+                  "window.bvRunStart = performance.now(); b.run.click(); }", n)
+    page.wait_for_function(f"n => {{ const b = {RUN}.blocks[n - 1]; return !b.running && b.result && "
+                           "/Ran on/.test(b.progress.textContent); }", arg=n, timeout=120_000)
+    ms = page.evaluate("() => performance.now() - window.bvRunStart")
+    return page.evaluate(f"n => {RUN}.blocks[n - 1].progress.textContent", n), ms
+
+
+def test_the_switch_is_on_every_page_kept_across_pages_and_a_reload_and_every_result_names_its_engine(
+        browser, origin):
+    page = engine_page(browser, origin)
+    assert switch(page) == {"micrograd": True, "yours": False,
+                            "status": "Every Run on this site runs on micrograd, the book's engine."}
+    page.get_by_role("radio", name="your engine", exact=True).check()  # no engine yet: it says so
+    assert "You have no engine yet" in switch(page)["status"]
+    assert "passed its check" in give_engine(page, "book")
+    assert switch(page)["yours"]
+    assert switch(page)["status"].startswith("Every Run on this site runs on your engine: the code you pasted, "
+                                             "in this book's shape")
+
+    page.goto(origin + "/01-computational-graphs/")  # another page, a fresh Python
+    assert switch(page)["yours"], "the choice is kept across pages"
+    page.reload()
+    assert switch(page)["yours"], "and across a reload"
+    progress, _ = run_block(page, 1)
+    assert progress.endswith("Ran on your engine."), progress
+
+    # Python is up: the first Run after each switch, on each engine.
+    page.get_by_role("radio", name="micrograd", exact=True).check()
+    progress, ms_micrograd = run_block(page, 2)
+    assert progress.endswith("Ran on micrograd."), progress
+    page.get_by_role("radio", name="your engine", exact=True).check()
+    progress, ms_yours = run_block(page, 3)
+    assert re.fullmatch(r"Blocks 1 to 3 ran in [0-9.]+ s\. Ran on your engine\.", progress), progress
+    print(f"\nFirst Run after switching, Python up (budget 0.5 s): to micrograd {ms_micrograd / 1000:.2f} s, "
+          f"to your engine {ms_yours / 1000:.2f} s")
+
+    page.context.close()
+
+
+@pytest.mark.parametrize("name", ["book", "lecture"])
+def test_a_correct_engine_maps_the_book_without_a_failure(browser, origin, name):
+    page = engine_page(browser, origin)
+    started = time.perf_counter()
+    assert "passed its check" in give_engine(page, name)
+    checked = time.perf_counter() - started  # Python's start (the page's first call) and the check
+    shape = "this book's shape" if name == "book" else "the lecture's shape"
+    assert shape in switch(page)["status"]
+    result = run_book(page)
+    rows = result["chapters"]
+    print(f"\n{name}: the book in {result['timing']['bookMs'] / 1000:.1f} s (budget 30 s), after Python's start "
+          f"and the engine's check in {checked:.1f} s")
+    for row in rows:
+        print(f"  {row['title']}: {row.get('passed')} passed, {row.get('failed')} failed, "
+              f"{row.get('notApplicable')} not applicable, {row.get('didNotRun')} did not run")
+    ran = [row for row in rows if "passed" in row]
+    assert len(ran) >= 8 and all(row["passed"] > 0 for row in ran), rows
+    assert [row for row in rows if row.get("failed") or row.get("error")] == []
+    assert page.locator(".bv-map__failure").count() == 0
+    assert page.locator(".bv-map__pass").text_content().startswith("No block failed")
+    # Every block that does not apply says what it reads.
+    page.locator(".bv-map__na-list summary").first.click()
+    first = page.locator(".bv-map__na-list li").first.text_content()
+    assert re.fullmatch(r"Block \d+: .*\S", first), first
+    page.context.close()
+
+
+BUGS = {  # tests/engines/<name>.py: the classic mistake, and how the cause begins
+    "assign": "Likely cause: = instead of +=",
+    "no_upstream": "Likely cause: the upstream factor left out",
+    "reversed_order": "Likely cause: a wrong visit order",
+    "tanh_from_input": "Likely cause: tanh's local derivative taken from the input",
+}
+
+
+@pytest.mark.parametrize("name", BUGS)
+def test_a_buggy_engine_shows_its_failures_and_a_lit_node_with_both_numbers_and_the_cause(browser, origin, name):
+    """Each classic bug of tests/engines/: the map shows failures, each linked to its block with
+    the page's output beside the reader's; Node by node, pressed from the keyboard on the first
+    failure that has a graph whose grads differ, lights that node with both numbers and names the
+    cause."""
+    page = engine_page(browser, origin)
+    give_engine(page, name)
+    result = run_book(page)
+    failed = {row["title"]: row["failed"] for row in result["chapters"] if row.get("failed")}
+    print(f"\n{name}: the book in {result['timing']['bookMs'] / 1000:.1f} s; failures per chapter {failed}")
+    assert failed, result
+    status = page.locator(".bv-map__status").text_content()
+    assert re.fullmatch(rf"Ran on your engine: \d+ blocks passed, {sum(failed.values())} failed, \d+ did not "
+                        r"apply, in [0-9.]+ s\.", status), status
+    failures = page.locator(".bv-map__failure")
+    assert failures.count() == sum(failed.values())
+    for i in range(failures.count()):
+        failure = failures.nth(i)
+        link = failure.get_by_role("link").first
+        assert re.fullmatch(r".*/[0-9]+-[a-z-]+/#block-\d+", link.get_attribute("href"))
+        page_out, yours = failure.locator(".bv-map__pair pre").all_text_contents()
+        assert page_out != yours
+        failure.get_by_role("button", name=re.compile("^Node by node")).focus()  # the keyboard
+        page.keyboard.press("Enter")
+        node = failure.locator(".bv-map__node")
+        page.wait_for_function("n => { const p = document.querySelectorAll('.bv-map__node')[n]; "
+                               "return p.textContent && !/^Comparing/.test(p.textContent); }", arg=i, timeout=60_000)
+        if node.locator(".bv-map__cause").count():
+            break
+    else:
+        pytest.fail(f"no failure of {name} has a node whose grad differs")
+    print(f"  block {failure.get_attribute('data-page')}#{failure.get_attribute('data-block')}: "
+          f"{node.locator('p').first.text_content()}")
+    page.wait_for_function("n => document.querySelectorAll('.bv-map__node')[n].querySelector('svg')", arg=i,
+                           timeout=60_000)
+    text = node.locator("p").first.text_content()
+    numbers = re.search(r"micrograd gives grad (\S+), your engine (\S+)\.$", text)
+    assert numbers and numbers[1] != numbers[2], text
+    assert node.locator(".bv-map__cause").text_content().startswith(BUGS[name])
+    svg = node.locator("svg")
+    assert svg.get_attribute("role") == "img"
+    assert "your engine" in svg.text_content(), "the lit node carries the reader's number"
+    # The link goes to the block on its page.
+    href = link.get_attribute("href")
+    page.goto(href)
+    assert page.locator(f"#{href.split('#')[1]}").count() == 1, href
+    page.context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_map_and_a_lit_node_read_well_at_1280_and_390_px(browser, origin, scheme):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = engine_page(browser, origin, color_scheme=scheme)
+    give_engine(page, "assign")
+    run_book(page)
+    page.locator(".bv-map__diagnose").first.click()
+    page.wait_for_function("() => document.querySelector('.bv-map__node svg')", timeout=60_000)
+    page.add_script_tag(content=(ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8"))
+    problems = []
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(300)
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        if wide > width:
+            problems.append(f"{width} px: the page is {wide} px wide")
+        table = page.evaluate("() => { const t = document.querySelector('.bv-map__table'); "
+                              "return [t.scrollWidth, t.clientWidth]; }")
+        if table[0] > table[1]:
+            problems.append(f"{width} px: the map scrolls sideways ({table})")
+        page.locator(".bv-map__table").screenshot(path=str(SHOTS / f"engine-map-{width}-{scheme}.png"),
+                                                    style=".md-header { visibility: hidden }")
+        page.locator(".bv-map__failure").first.screenshot(path=str(SHOTS / f"engine-node-{width}-{scheme}.png"),
+                                                          style=".md-header { visibility: hidden }")
+        page.locator(".bv-engine").screenshot(path=str(SHOTS / f"engine-switch-{width}-{scheme}.png"))
+        problems += [f"{width} px: {v}" for v in page.evaluate("""async () => {
+            const result = await axe.run({ include: [['.bv-engine'], ['.bv-engine-map']] },
+                                         { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
+            return result.violations.map(v =>
+                `${v.id}: ${v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ')}`);
+        }""")]
+    # Labelled controls and a status a screen reader reads out.
+    for label in ("Paste your engine", "or choose a file:"):
+        assert page.get_by_label(label).count() == 1, label
+    assert page.locator(".bv-map__status").get_attribute("role") == "status"
+    assert page.locator(".bv-engine__status").get_attribute("role") == "status"
+    page.context.close()
+    assert problems == [], problems
+
+
+def test_a_passed_whole_engine_exercise_is_your_engine_and_code_without_a_value_is_refused(browser, origin):
+    from scripts import exercise_format
+
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(origin + "/04-engine/")
+    page.get_by_role("radio", name="your engine", exact=True).check()
+    assert "You have no engine yet" in switch(page)["status"], "an exercise not yet passed is no engine"
+    exercise = page.locator('.exercise[data-exercise="whole_engine"]')
+    exercise.scroll_into_view_if_needed()
+    exercise.locator(".cm-editor").wait_for()
+    page.evaluate("code => document.querySelector('.exercise[data-exercise=\"whole_engine\"]')"
+                  ".exerciseState.editor.setCode(code)", exercise_format.load("whole_engine").solution)
+    exercise.locator(".exercise-run").click()
+    page.wait_for_function("() => !document.querySelector('.exercise[data-exercise=\"whole_engine\"]')"
+                           ".classList.contains('is-running')", timeout=120_000)
+    assert exercise.locator(".exercise-summary").text_content().startswith("All ")
+    page.goto(origin + "/02-chain-rule/")  # the pass is kept: the switch finds the exercise's code
+    page.wait_for_function("() => /runs on your engine/.test("
+                           "document.querySelector('.bv-engine__status').textContent)", timeout=120_000)
+    assert "your whole-engine exercise (chapter 4)" in switch(page)["status"]
+    progress, _ = run_block(page, 2)
+    assert progress.endswith("Ran on your engine."), progress
+
+    page.goto(origin + "/your-engine/")
+    page.wait_for_function(f"() => {MAP}", timeout=30_000)
+    page.get_by_label("Paste your engine").fill("x = 1\n")
+    page.get_by_role("button", name="Use this code").click()
+    page.wait_for_function("() => /did not pass/.test(document.querySelector('.bv-map__status').textContent)",
+                           timeout=120_000)
+    assert switch(page)["status"].startswith("Every Run still runs on micrograd: the code you pasted did not pass "
+                                             "its check: "), switch(page)["status"]
+    page.get_by_role("button", name="Forget the pasted code").click()  # the exercise's engine again
+    assert "your whole-engine exercise (chapter 4)" in switch(page)["status"]
+
+    # The whole book can be stopped: Stop shows beside the button while a chapter runs.
+    page.get_by_role("button", name="Run the book on your engine").click()
+    page.locator(".bv-map__run-row").get_by_role("button", name="Stop").click()
+    page.wait_for_function("() => !document.querySelector('.bv-engine-map').engineMap.running")
+    status = page.locator(".bv-map__status").text_content()
+    assert re.fullmatch(r"Stopped in .+: Stopped\. Python was shut down; the next Run starts it again\. The map "
+                        r"shows the chapters before it\.", status), status
+    assert page.evaluate(f"() => {MAP}.timing") is None
+    page.context.close()
