@@ -2,7 +2,7 @@
 built site, clicked as a reader clicks: the switch "Run on: micrograd | your engine" on every
 page (docs/javascripts/engine-switch.js), every Run, a stepper's "Run with these values" and the
 playground on the reader's engine, the "Your engine" page's map of the whole book
-(engine-map.js) and a failed block's first differing node, lit (scripts/your_engine.py:
+(engine-map.js) and a failed block's first differing node, lit (scripts/reader/your_engine.py:
 diagnose). The engines are tests/engines/: the book's solution, the lecture's closure shape and
 the classic bugs. The budgets are printed, not asserted: the first Run after switching with
 Python up (0.5 s), the whole book (30 s)."""
@@ -221,7 +221,7 @@ def test_the_map_and_a_lit_node_read_well_at_1280_and_390_px(browser, origin, sc
 
 
 def test_a_passed_whole_engine_exercise_is_your_engine_and_code_without_a_value_is_refused(browser, origin):
-    from scripts import exercise_format
+    from scripts.reader import exercise_format
 
     page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     page.goto(origin + "/04-engine/")

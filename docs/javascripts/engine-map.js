@@ -3,7 +3,7 @@
 // engine-switch.js loads this where the page has a `.bv-engine-map`. The reader gives their
 // engine (their passed whole-engine exercise, or code pasted or chosen here), and one button
 // runs every chapter's blocks that run in the browser (each chapter's blocks.json, the
-// chapters progress.json lists; scripts/blocks.py: runnable) on it, one call of run_blocks per
+// chapters progress.json lists; scripts/pages/blocks.py: runnable) on it, one call of run_blocks per
 // chapter with `engine`. The map then says, chapter by chapter, how many blocks passed, failed,
 // did not apply (each result's "applies": what of micrograd's internals the block reads, found
 // by Python from its code), or did not run in the browser at all (the page skips it, or it needs
@@ -120,7 +120,7 @@ export function init(host) {
 /**
  * The chapters (progress.json's pages) and the blocks of each that run in the browser: [{page,
  * title, url, blocks (blocks.json's text, or null)}]. A chapter's page names its blocks.json, with
- * the build's version key, in its `.bv-run` element (scripts/hooks/python_runtime.py), as Run
+ * the build's version key, in its `.bv-run` element (scripts/build/hooks/python_runtime.py), as Run
  * reads it; a page without one has no block that runs in the browser (chapter 9 says why).
  */
 async function chapters() {

@@ -6,7 +6,7 @@
 // "Your engine" page (docs/your-engine.md, kept here under SOURCE). Which one runs is kept in
 // localStorage (STORE), so the choice holds on every page, after a reload and in other tabs.
 //
-// When the reader switches to their engine, scripts/calls.py's check_engine reads it (in the
+// When the reader switches to their engine, scripts/reader/calls.py's check_engine reads it (in the
 // page's one Python, python.js) and says whether it is a Value the book can run, in this
 // book's shape or the lecture's; the verdict is kept with a hash of the code, so another page
 // does not ask again. With the switch on and the check passed, engine() gives the code, and
@@ -118,7 +118,7 @@ let checking = null; // {hash, promise}: the check under way
 let unanswered = null; // {hash, message}: a check Python could not answer (not kept: asked again)
 
 /**
- * Check the reader's engine with scripts/calls.py's check_engine, unless its verdict is kept:
+ * Check the reader's engine with scripts/reader/calls.py's check_engine, unless its verdict is kept:
  * resolves to {ok, shape?, message?} (and keeps it), or {ok: false, message} if Python could
  * not answer (not kept: the next check asks again).
  */
