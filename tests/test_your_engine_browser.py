@@ -75,8 +75,10 @@ def test_the_switch_is_on_every_page_kept_across_pages_and_a_reload_and_every_re
     assert switch(page)["status"].startswith("Every Run on this site runs on your engine: the code you pasted, "
                                              "in this book's shape")
 
-    page.goto(origin + "/01-computational-graphs/")  # another page, a fresh Python
+    page.goto(origin + "/")  # the home page has the switch too
     assert switch(page)["yours"], "the choice is kept across pages"
+    page.goto(origin + "/01-computational-graphs/")  # a chapter, a fresh Python
+    assert switch(page)["yours"]
     page.reload()
     assert switch(page)["yours"], "and across a reload"
     progress, _ = run_block(page, 1)
