@@ -29,10 +29,14 @@ def engine_page(browser, origin, **context):
     return page
 
 
-def give_engine(page, name):
-    """Paste tests/engines/<name>.py and press Use this code, as a reader would; the status after."""
-    page.get_by_label("Paste your engine").fill((ENGINES / f"{name}.py").read_text(encoding="utf-8"))
-    page.get_by_role("button", name="Use this code").click()
+def give_engine(page, name, how="paste"):
+    """Paste tests/engines/<name>.py and press Use this code, or choose the file, as a reader would;
+    the status once it is checked."""
+    if how == "file":
+        page.get_by_label("or choose a file:").set_input_files(ENGINES / f"{name}.py")
+    else:
+        page.get_by_label("Paste your engine").fill((ENGINES / f"{name}.py").read_text(encoding="utf-8"))
+        page.get_by_role("button", name="Use this code").click()
     status = page.locator(".bv-map__status")
     page.wait_for_function("() => /passed its check|did not pass/.test("
                            "document.querySelector('.bv-map__status').textContent)", timeout=120_000)
@@ -97,14 +101,18 @@ def test_the_switch_is_on_every_page_kept_across_pages_and_a_reload_and_every_re
     page.context.close()
 
 
-@pytest.mark.parametrize("name", ["book", "lecture"])
-def test_a_correct_engine_maps_the_book_without_a_failure(browser, origin, name):
+@pytest.mark.parametrize(("name", "how"), [("book", "paste"), ("lecture", "file")])
+def test_a_correct_engine_maps_the_book_without_a_failure(browser, origin, name, how):
     page = engine_page(browser, origin)
     started = time.perf_counter()
-    assert "passed its check" in give_engine(page, name)
+    assert "passed its check" in give_engine(page, name, how)
     checked = time.perf_counter() - started  # Python's start (the page's first call) and the check
     shape = "this book's shape" if name == "book" else "the lecture's shape"
     assert shape in switch(page)["status"]
+    if how == "file":  # the file's name is how the page names the engine, and its code is in the box
+        assert "the code in lecture.py" not in switch(page)["status"]
+        assert switch(page)["status"].startswith("Every Run on this site runs on your engine: lecture.py,")
+        assert page.get_by_label("Paste your engine").input_value().startswith('"""An engine in the shape')
     result = run_book(page)
     rows = result["chapters"]
     print(f"\n{name}: the book in {result['timing']['bookMs'] / 1000:.1f} s (budget 30 s), after Python's start "
