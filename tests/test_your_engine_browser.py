@@ -89,7 +89,9 @@ def test_the_switch_is_on_every_page_kept_across_pages_and_a_reload_and_every_re
     assert progress.endswith("Ran on your engine."), progress
 
     # Python is up: the first Run after each switch, on each engine.
-    page.get_by_role("radio", name="micrograd", exact=True).check()
+    page.get_by_role("radio", name="your engine", exact=True).focus()  # the keyboard: an arrow key switches
+    page.keyboard.press("ArrowLeft")
+    assert switch(page)["micrograd"] and switch(page)["status"].startswith("Every Run on this site runs on micrograd")
     progress, ms_micrograd = run_block(page, 2)
     assert progress.endswith("Ran on micrograd."), progress
     page.get_by_role("radio", name="your engine", exact=True).check()
