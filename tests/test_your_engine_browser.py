@@ -187,8 +187,20 @@ def test_a_buggy_engine_shows_its_failures_and_a_lit_node_with_both_numbers_and_
     assert "your engine" in svg.text_content(), "the lit node carries the reader's number"
     # The link goes to the block on its page.
     href = link.get_attribute("href")
-    page.goto(href)
+    link.click()
+    page.wait_for_url(href)
     assert page.locator(f"#{href.split('#')[1]}").count() == 1, href
+    # Back on the map's page, the map of this visit is there again, and Node by node still works.
+    page.go_back()
+    page.wait_for_function(f"() => {MAP}?.chapters.length", timeout=30_000)
+    assert page.locator(".bv-map__status").text_content().startswith("Your engine's map from earlier in this "
+                                                                      f"visit: {status.split(': ', 1)[1][:-1]}")
+    assert page.locator(".bv-map__failure").count() == sum(failed.values())
+    again = page.locator(".bv-map__failure").nth(i)
+    again.get_by_role("button", name=re.compile("^Node by node")).click()
+    page.wait_for_function("n => document.querySelectorAll('.bv-map__node')[n].querySelector('svg')", arg=i,
+                           timeout=60_000)
+    assert again.locator(".bv-map__cause").text_content().startswith(BUGS[name])
     page.context.close()
 
 
