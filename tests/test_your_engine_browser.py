@@ -29,10 +29,14 @@ def engine_page(browser, origin, **context):
     return page
 
 
-def give_engine(page, name):
-    """Paste tests/engines/<name>.py and press Use this code, as a reader would; the status after."""
-    page.get_by_label("Paste your engine").fill((ENGINES / f"{name}.py").read_text(encoding="utf-8"))
-    page.get_by_role("button", name="Use this code").click()
+def give_engine(page, name, how="paste"):
+    """Paste tests/engines/<name>.py and press Use this code, or choose the file, as a reader would;
+    the status once it is checked."""
+    if how == "file":
+        page.get_by_label("or choose a file:").set_input_files(ENGINES / f"{name}.py")
+    else:
+        page.get_by_label("Paste your engine").fill((ENGINES / f"{name}.py").read_text(encoding="utf-8"))
+        page.get_by_role("button", name="Use this code").click()
     status = page.locator(".bv-map__status")
     page.wait_for_function("() => /passed its check|did not pass/.test("
                            "document.querySelector('.bv-map__status').textContent)", timeout=120_000)
@@ -85,7 +89,9 @@ def test_the_switch_is_on_every_page_kept_across_pages_and_a_reload_and_every_re
     assert progress.endswith("Ran on your engine."), progress
 
     # Python is up: the first Run after each switch, on each engine.
-    page.get_by_role("radio", name="micrograd", exact=True).check()
+    page.get_by_role("radio", name="your engine", exact=True).focus()  # the keyboard: an arrow key switches
+    page.keyboard.press("ArrowLeft")
+    assert switch(page)["micrograd"] and switch(page)["status"].startswith("Every Run on this site runs on micrograd")
     progress, ms_micrograd = run_block(page, 2)
     assert progress.endswith("Ran on micrograd."), progress
     page.get_by_role("radio", name="your engine", exact=True).check()
@@ -97,14 +103,18 @@ def test_the_switch_is_on_every_page_kept_across_pages_and_a_reload_and_every_re
     page.context.close()
 
 
-@pytest.mark.parametrize("name", ["book", "lecture"])
-def test_a_correct_engine_maps_the_book_without_a_failure(browser, origin, name):
+@pytest.mark.parametrize(("name", "how"), [("book", "paste"), ("lecture", "file")])
+def test_a_correct_engine_maps_the_book_without_a_failure(browser, origin, name, how):
     page = engine_page(browser, origin)
     started = time.perf_counter()
-    assert "passed its check" in give_engine(page, name)
+    assert "passed its check" in give_engine(page, name, how)
     checked = time.perf_counter() - started  # Python's start (the page's first call) and the check
     shape = "this book's shape" if name == "book" else "the lecture's shape"
     assert shape in switch(page)["status"]
+    if how == "file":  # the file's name is how the page names the engine, and its code is in the box
+        assert "the code in lecture.py" not in switch(page)["status"]
+        assert switch(page)["status"].startswith("Every Run on this site runs on your engine: lecture.py,")
+        assert page.get_by_label("Paste your engine").input_value().startswith('"""An engine in the shape')
     result = run_book(page)
     rows = result["chapters"]
     print(f"\n{name}: the book in {result['timing']['bookMs'] / 1000:.1f} s (budget 30 s), after Python's start "
@@ -177,8 +187,20 @@ def test_a_buggy_engine_shows_its_failures_and_a_lit_node_with_both_numbers_and_
     assert "your engine" in svg.text_content(), "the lit node carries the reader's number"
     # The link goes to the block on its page.
     href = link.get_attribute("href")
-    page.goto(href)
+    link.click()
+    page.wait_for_url(href)
     assert page.locator(f"#{href.split('#')[1]}").count() == 1, href
+    # Back on the map's page, the map of this visit is there again, and Node by node still works.
+    page.go_back()
+    page.wait_for_function(f"() => {MAP}?.chapters.length", timeout=30_000)
+    assert page.locator(".bv-map__status").text_content().startswith("Your engine's map from earlier in this "
+                                                                      f"visit: {status.split(': ', 1)[1][:-1]}")
+    assert page.locator(".bv-map__failure").count() == sum(failed.values())
+    again = page.locator(".bv-map__failure").nth(i)
+    again.get_by_role("button", name=re.compile("^Node by node")).click()
+    page.wait_for_function("n => document.querySelectorAll('.bv-map__node')[n].querySelector('svg')", arg=i,
+                           timeout=60_000)
+    assert again.locator(".bv-map__cause").text_content().startswith(BUGS[name])
     page.context.close()
 
 

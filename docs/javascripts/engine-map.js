@@ -13,7 +13,7 @@
 // Nothing here computes a number: every one comes from the reader's Python.
 
 import { element } from "./dom.js";
-import { checkEngine, chosen, choose, engine, keepFile, keptCheck, readerEngine } from "./engine-switch.js";
+import { checkEngine, chosen, choose, engine, hash, keepFile, keptCheck, readerEngine } from "./engine-switch.js";
 
 const root = new URL("../", import.meta.url); // the site's root: this file is javascripts/engine-map.js
 const CHAPTER_TIMEOUT_MS = 60000;
@@ -60,6 +60,8 @@ export function init(host) {
   };
   document.addEventListener("bv-engine", () => { if (host.isConnected) show(); });
   show();
+  const mine = readerEngine();
+  if (mine && keptCheck(mine.text)?.ok) restore(state, mine.text); // the map of this visit, if there is one
 
   file.addEventListener("change", async () => {
     const chosenFile = file.files?.[0];
@@ -144,12 +146,97 @@ async function chapters() {
   return found;
 }
 
+/** The map's table and lists, empty, in `map`; add(entry) draws one chapter (an Entry, below). */
+function makeView(state, source) {
+  const table = element("tbody");
+  const failures = element("div", { class: "bv-map__failures" });
+  const notApplicable = element("div", { class: "bv-map__nas" });
+  state.map.replaceChildren(element("div", { class: "bv-map__table" }, element("table", {},
+    element("caption", { text: "The book on your engine: a chapter's blocks that run in your browser" }),
+    element("thead", {}, element("tr", {}, ...["Chapter", "passed", "failed", "not applicable",
+      "did not run"].map((h) => element("th", { scope: "col", text: h })),
+      element("th", { scope: "col", class: "bv-map__glance", text: "at a glance" }))),
+    table)), failures, notApplicable);
+  state.chapters = [];
+  const add = ({ chapter, blocks, results, error }) => {
+    const cell = (cls, text) => table.append(element("tr", {}, element("th", { scope: "row" }, chapterLink(chapter)),
+      element("td", { colspan: "5", class: cls, text })));
+    if (error) {
+      state.chapters.push({ page: chapter.page, title: chapter.title, error });
+      cell("bv-map__fail", `It did not finish: ${error}`);
+      return;
+    }
+    if (!results) {
+      cell("bv-map__na", "No block of this chapter runs in your browser (its page says why).");
+      return;
+    }
+    const sorted = sort(blocks, results);
+    state.chapters.push({ page: chapter.page, title: chapter.title, passed: sorted.passed.length,
+      failed: sorted.failed.length, notApplicable: sorted.na.length, didNotRun: sorted.didNotRun.length });
+    table.append(row(chapter, sorted));
+    for (const failed of sorted.failed) failures.append(failure(chapter, blocks, failed, source));
+    if (sorted.na.length) notApplicable.append(notApplicableList(chapter, sorted.na));
+  };
+  /** The totals, the failures' heading (or that none failed); returns the totals. */
+  const end = () => {
+    const totals = state.chapters.reduce((sum, c) => ({ passed: sum.passed + (c.passed ?? 0),
+      failed: sum.failed + (c.failed ?? 0), na: sum.na + (c.notApplicable ?? 0) }), { passed: 0, failed: 0, na: 0 });
+    if (!totals.failed) failures.append(element("p", { class: "bv-map__pass",
+      text: "No block failed: every block that applies gives the page's results on your engine." }));
+    else failures.prepend(element("h3", { text: `The ${totals.failed} ${totals.failed === 1 ? "block" : "blocks"} ` +
+      "that failed" }));
+    return totals;
+  };
+  return { add, end };
+}
+
+/**
+ * What a map is drawn from, kept for the tab's session (sessionStorage, SAVED) with a hash of the
+ * engine's code, so a reader who follows a failure's link and comes back finds the map again.
+ * Entry: {chapter: {page, title, url}, blocks (blocks.json's blocks, kept where one failed, for
+ * Node by node), results (run_blocks' results, each cut to what the map shows), error}.
+ */
+const SAVED = "bv-engine-map";
+const summary = (totals, ms) => `${totals.passed} blocks passed, ${totals.failed} failed, ` +
+  `${totals.na} did not apply, in ${(ms / 1000).toFixed(1)} s.`;
+
+function save(source, entries, ms) {
+  const cut = entries.map(({ chapter, blocks, results, error }) => {
+    const failed = (r) => !r.applies?.length && (r.status === "error" || r.status === "differs");
+    return { chapter, error, blocks: results?.some(failed) ? blocks : blocks?.map((b) => ({ hidden: b.hidden })),
+      results: results?.map((r) => failed(r) ? r : { index: r.index, kind: r.kind, status: r.status,
+        applies: r.applies }) ?? null };
+  });
+  try {
+    sessionStorage.setItem(SAVED, JSON.stringify({ hash: hash(source), entries: cut, ms }));
+  } catch {
+    // storage full or off: the map lasts as long as the page
+  }
+}
+
+/** Draw the map kept for this session, if it was drawn for `source`; true if it was. */
+function restore(state, source) {
+  const kept = (() => {
+    try {
+      return JSON.parse(sessionStorage.getItem(SAVED));
+    } catch {
+      return null; // storage off, or not ours to read
+    }
+  })();
+  if (!kept || kept.hash !== hash(source)) return false;
+  const view = makeView(state, source);
+  kept.entries.forEach(view.add);
+  state.status.textContent = `Your engine's map from earlier in this visit: ${summary(view.end(), kept.ms)} ` +
+    "Run the book again to run it now.";
+  return true;
+}
+
 /** Run every chapter on `source`, one after another, and draw the map as each one comes. */
 async function runTheBook(state, source) {
-  const { status, map } = state;
+  const { status } = state;
   const { call } = await import("./python.js");
   const started = performance.now();
-  map.replaceChildren();
+  state.map.replaceChildren();
   state.chapters = [];
   status.textContent = "Reading the chapters' blocks…";
   let all;
@@ -159,58 +246,35 @@ async function runTheBook(state, source) {
     status.textContent = `The chapters could not be read (${error.message}), so the book did not run.`;
     return;
   }
-  const table = element("tbody");
-  const failures = element("div", { class: "bv-map__failures" });
-  const notApplicable = element("div", { class: "bv-map__nas" });
-  map.append(element("div", { class: "bv-map__table" }, element("table", {},
-    element("caption", { text: "The book on your engine: a chapter's blocks that run in your browser" }),
-    element("thead", {}, element("tr", {}, ...["Chapter", "passed", "failed", "not applicable",
-      "did not run"].map((h) => element("th", { scope: "col", text: h })),
-      element("th", { scope: "col", class: "bv-map__glance", text: "at a glance" }))),
-    table)), failures, notApplicable);
+  const view = makeView(state, source);
+  const entries = [];
   let pythonMs = 0;
   const stop = new AbortController(); // the Stop button python.js shows during each chapter's Run
   for (const [i, chapter] of all.entries()) {
-    if (stop.signal.aborted) break;
-    if (!chapter.blocks) {
-      table.append(element("tr", {}, element("th", { scope: "row" }, chapterLink(chapter)),
-        element("td", { colspan: "5", class: "bv-map__na",
-          text: "No block of this chapter runs in your browser (its page says why)." })));
-      continue;
+    const where = { page: chapter.page, title: chapter.title, url: chapter.url };
+    let entry = { chapter: where, blocks: null, results: null, error: null };
+    if (chapter.blocks) {
+      status.textContent = `Running ${chapter.title} on your engine (${i + 1} of ${all.length})…`;
+      const blocks = JSON.parse(chapter.blocks).blocks;
+      const answer = await call("run_blocks", { blocks, upto: blocks.length - 1, edits: {}, engine: source },
+        { timeoutMs: CHAPTER_TIMEOUT_MS, onProgress: (text) => { status.textContent = `${chapter.title}: ${text}`; },
+          signal: stop.signal, stopIn: state.runRow, afterStop: state.runBook });
+      if (answer.kind === "stopped") {
+        stop.abort();
+        status.textContent = `Stopped in ${chapter.title}: ${answer.message} The map shows the chapters before it.`;
+        return;
+      }
+      if (answer.kind === "result") pythonMs += answer.runMs;
+      entry = answer.kind === "result" ? { ...entry, blocks, results: answer.report.results }
+        : { ...entry, error: answer.message };
     }
-    status.textContent = `Running ${chapter.title} on your engine (${i + 1} of ${all.length})…`;
-    const blocks = JSON.parse(chapter.blocks).blocks;
-    const answer = await call("run_blocks", { blocks, upto: blocks.length - 1, edits: {}, engine: source },
-      { timeoutMs: CHAPTER_TIMEOUT_MS, onProgress: (text) => { status.textContent = `${chapter.title}: ${text}`; },
-        signal: stop.signal, stopIn: state.runRow, afterStop: state.runBook });
-    if (answer.kind === "stopped") {
-      stop.abort();
-      status.textContent = `Stopped in ${chapter.title}: ${answer.message} The map shows the chapters before it.`;
-      return;
-    }
-    if (answer.kind !== "result") {
-      state.chapters.push({ page: chapter.page, title: chapter.title, error: answer.message });
-      table.append(element("tr", {}, element("th", { scope: "row" }, chapterLink(chapter)),
-        element("td", { colspan: "5", class: "bv-map__fail", text: `It did not finish: ${answer.message}` })));
-      continue;
-    }
-    pythonMs += answer.runMs;
-    const sorted = sort(blocks, answer.report.results);
-    state.chapters.push({ page: chapter.page, title: chapter.title, passed: sorted.passed.length,
-      failed: sorted.failed.length, notApplicable: sorted.na.length, didNotRun: sorted.didNotRun.length });
-    table.append(row(chapter, sorted));
-    for (const failed of sorted.failed) failures.append(failure(chapter, blocks, failed, source, call));
-    if (sorted.na.length) notApplicable.append(notApplicableList(chapter, sorted.na));
+    entries.push(entry);
+    view.add(entry);
   }
-  const totals = state.chapters.reduce((sum, c) => ({ passed: sum.passed + (c.passed ?? 0),
-    failed: sum.failed + (c.failed ?? 0), na: sum.na + (c.notApplicable ?? 0) }), { passed: 0, failed: 0, na: 0 });
+  const totals = view.end();
   state.timing = { bookMs: performance.now() - started, pythonMs };
-  if (!totals.failed) failures.append(element("p", { class: "bv-map__pass",
-    text: "No block failed: every block that applies gives the page's results on your engine." }));
-  else failures.prepend(element("h3", { text: `The ${totals.failed} ${totals.failed === 1 ? "block" : "blocks"} ` +
-    "that failed" }));
-  status.textContent = `Ran on your engine: ${totals.passed} blocks passed, ${totals.failed} failed, ` +
-    `${totals.na} did not apply, in ${(state.timing.bookMs / 1000).toFixed(1)} s.`;
+  save(source, entries, state.timing.bookMs);
+  status.textContent = `Ran on your engine: ${summary(totals, state.timing.bookMs)}`;
 }
 
 /** A chapter's visible blocks, by what happened: {passed, failed, na, didNotRun}: [{n, result}]. */
@@ -249,7 +313,7 @@ function row(chapter, sorted) {
 const blockURL = (chapter, n) => `${chapter.url}#block-${n}`;
 
 /** One failed block: a link to it, the page's output beside the reader's, and Node by node. */
-function failure(chapter, blocks, { n, result }, source, call) {
+function failure(chapter, blocks, { n, result }, source) {
   const [page, yours] = outputs(result);
   const diagnosis = element("div", { class: "bv-map__node", "aria-live": "polite" });
   const button = element("button", { type: "button", class: "md-button bv-map__diagnose",
@@ -259,7 +323,7 @@ function failure(chapter, blocks, { n, result }, source, call) {
     button.setAttribute("aria-disabled", "true");
     diagnosis.replaceChildren(element("p", { text: "Comparing your engine's graph with micrograd's…" }));
     try {
-      await diagnose(diagnosis, blocks, result.index, source, call);
+      await diagnose(diagnosis, blocks, result.index, source);
     } finally {
       button.removeAttribute("aria-disabled");
     }
@@ -297,7 +361,8 @@ function pre(text) {
 }
 
 /** Call diagnose for block `upto` and show its graph, the lit node with both numbers, the cause. */
-async function diagnose(host, blocks, upto, source, call) {
+async function diagnose(host, blocks, upto, source) {
+  const { call } = await import("./python.js");
   const answer = await call("diagnose", { blocks, upto, edits: {}, source },
     { timeoutMs: DIAGNOSE_TIMEOUT_MS, runningText: "Comparing node by node…" });
   if (answer.kind !== "result") {
