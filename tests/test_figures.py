@@ -79,7 +79,7 @@ def test_a_figure_shows_the_state_at_its_place_in_the_page(tmp_path):
     result = run(path)
     before, after = result.outputs
     assert (before.kind, before.line, after.line) == ("figure", 7, 13)
-    width, height = scripts.figures.size_px(result.files["page/figure-1.svg"])  # it fits a phone: one layout
+    width, height = scripts.pages.figures.size_px(result.files["page/figure-1.svg"])  # it fits a phone: one layout
     assert before.markdown == ('<figure class="bv-figure"><a class="bv-figure__open" href="figure-1.svg">'
                                '<picture><img class="graph" src="figure-1.svg" alt="before backward" '
                                f'width="{width}" height="{height}" loading="lazy"></picture></a></figure>')

@@ -1,6 +1,6 @@
 """Every figure whole on a phone (issue 27, item 1).
 
-The build side (scripts/figures.py, micrograd/draw.py): a draw_dot graph whose text would
+The build side (scripts/pages/figures.py, micrograd/draw.py): a draw_dot graph whose text would
 read under 11 px in a phone's 358 px column is also laid out top to bottom, with the same node
 and edge ids, byte-identical run to run; the phone gets that layout where its text reads larger.
 
@@ -18,11 +18,11 @@ import re
 import graphviz
 import pytest
 
-import scripts.figures
+import scripts.pages.figures
 from micrograd import Value, draw_dot
 from micrograd.nn import MLP
-from scripts.figures import PHONE_COLUMN, READABLE_PX, phone_layout, text_px, to_svg
-from scripts.pages import run
+from scripts.build.page_build import run
+from scripts.pages.figures import PHONE_COLUMN, READABLE_PX, phone_layout, text_px, to_svg
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
          "has_touch": True}
@@ -33,7 +33,7 @@ CHAPTERS = ["01-computational-graphs", "02-chain-rule", "03-backprop-by-hand", "
 @pytest.fixture(autouse=True)
 def fresh_cache(tmp_path, monkeypatch):
     """Graphviz runs for every figure of a test (no SVG from the shared cache)."""
-    monkeypatch.setattr(scripts.figures, "FIGURE_CACHE", tmp_path / "figures")
+    monkeypatch.setattr(scripts.pages.figures, "FIGURE_CACHE", tmp_path / "figures")
 
 
 def chapter_3_L():
@@ -128,7 +128,7 @@ def test_a_page_serves_both_layouts_byte_identical_run_to_run(tmp_path, monkeypa
         "L.label = 'L'\ndraw_dot(L)\n```\n<!-- figure: L = (a·b + c)·f -->\n")
     runs = []
     for attempt in ("one", "two"):
-        monkeypatch.setattr(scripts.figures, "FIGURE_CACHE", tmp_path / attempt)
+        monkeypatch.setattr(scripts.pages.figures, "FIGURE_CACHE", tmp_path / attempt)
         runs.append(run(page))
     first, second = runs
     svgs = {name: svg for name, svg in first.files.items() if name.endswith(".svg")}

@@ -21,7 +21,7 @@ export function openFullScreen(href, alt, back) {
   return true;
 }
 
-// figures.js binds each a.bv-figure__open (scripts/figures.py) through widgets.js.
+// figures.js binds each a.bv-figure__open (scripts/pages/figures.py) through widgets.js.
 export function init(link) {
   link.addEventListener("click", (event) => {
     const img = link.querySelector("img");
