@@ -2,9 +2,6 @@
 // page and bound to by the ids micrograd.draw_dot gave its nodes and edges (never by
 // position), plus the page's session state.
 
-import { element } from "./dom.js";
-import { openFullScreen } from "./figures.js";
-
 // A widget's state survives a reload of the page (sessionStorage), and nothing else does.
 const key = (id) => `bv:${location.pathname}#${id}`;
 export function remember(id, state) {
@@ -31,44 +28,8 @@ function widen(svg, margin) {
   svg.setAttribute("height", `${height * (h + 2 * margin) / h}${unit("height")}`);
 }
 
-// The smallest text a graph shows as it is; scaled further down to fit its column (chapter 1's
-// neuron on a phone), it is an overview, and a button opens it full screen to read.
-const READABLE_PX = 11;
-const SVG_PAINT = ["fill", "stroke", "stroke-width", "font-weight", "opacity"];
-
-// A drawing is an overview while its smallest text is shown under READABLE_PX: then its Full
-// screen button stands under it, else there is none (read after layout, never forcing one).
-const zooms = new WeakMap(); // bound <svg> -> its Full screen button
-const overview = new ResizeObserver((entries) => {
-  for (const { target: svg } of entries) {
-    const box = (svg.getAttribute("viewBox") || "").split(/[\s,]+/).map(Number);
-    const shown = svg.getBoundingClientRect().width / box[2]; // CSS px per unit of the drawing
-    const zoom = zooms.get(svg);
-    if (Number(svg.dataset.smallestText) * shown < READABLE_PX) {
-      if (!zoom.isConnected && svg.isConnected) svg.after(zoom);
-    } else {
-      zoom.remove();
-    }
-  }
-});
-
-// The graph as an image of itself at this step: the paint widgets.css gives its marked nodes
-// and edges written onto each element (an image does not see the page's styles), the hit
-// lines left out. A blob: URL of the page's own making.
-function snapshot(svg) {
-  const copy = svg.cloneNode(true);
-  const painted = svg.querySelectorAll("*");
-  copy.querySelectorAll("*").forEach((el, i) => {
-    const style = getComputedStyle(painted[i]);
-    el.setAttribute("style", SVG_PAINT.map((p) => `${p}:${style.getPropertyValue(p)}`).join(";"));
-  });
-  copy.querySelectorAll(".bv-hit").forEach((hit) => hit.remove());
-  copy.setAttribute("xmlns", "http://www.w3.org/2000/svg");
-  return URL.createObjectURL(new Blob([new XMLSerializer().serializeToString(copy)], { type: "image/svg+xml" }));
-}
-
-// Puts `svgText` into `container`, at the size Graphviz drew it (1 unit = 1 pt: its text at
-// 14.7 CSS px), scaled down to fit the column (figures.css), never cut off or scrolled.
+// Puts `svgText` into `container`, at the size Graphviz drew it (1 unit = 1 pt), so its
+// text reads at 13 to 15 CSS px on every screen; a graph wider than the column scrolls.
 // Ids get `prefix` so two graphs on a page never clash; the original id stays in data-id.
 // nodes: [{id, name}]; edges: [edge id]: each becomes a button that calls onEdge(id) when
 // the reader clicks or focuses it.
@@ -83,18 +44,7 @@ export function bindGraph(container, svgText, prefix, nodes, edges, onEdge) {
   svg.setAttribute("aria-label", `Computation graph of ${nodes.map((n) => n.name).join(", ")}`);
   svg.querySelectorAll("title").forEach((title) => title.remove()); // n0, n0-n2-0: not for readers
   widen(svg, HIT_MARGIN);
-  svg.dataset.smallestText = Math.min(...Array.from(svg.querySelectorAll("text[font-size]"),
-    (t) => Number(t.getAttribute("font-size"))));
-  const zoom = element("button", { type: "button", class: "bv-button bv-widget__zoom" }, "Full screen");
-  zoom.setAttribute("aria-label", "Open the graph full screen, to pan and zoom");
-  zoom.addEventListener("click", () => {
-    const url = snapshot(svg);
-    if (!openFullScreen(url, svg.getAttribute("aria-label"), zoom)) URL.revokeObjectURL(url);
-  });
-  for (const old of container.querySelectorAll(":scope > svg")) overview.unobserve(old);
-  zooms.set(svg, zoom);
   container.replaceChildren(svg);
-  overview.observe(svg);
 
   const byId = (id) => svg.querySelector(`[data-id="${id}"]`);
   const fields = {}; // node id -> {data: <text>, grad: <text>}

@@ -5,7 +5,6 @@
 import { onEveryPage } from "./dom.js";
 
 const modules = {
-  ".bv-figure__open": "./figures.js", // scripts/pages/figures.py: a figure opens full screen
   ".bv-quiz": "./quiz.js",
   ".bv-stepper": "./stepper.js",
   ".bv-visit-order": "./visit-order.js",
