@@ -2,16 +2,10 @@
 test module and every pytest-xdist worker, and Debian's Chromium driven by Playwright."""
 
 import fcntl
-import functools
-import http.server
 import json
 import os
 import pickle
 import socket
-import subprocess
-import sys
-import tempfile
-import threading
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -19,7 +13,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from scripts import ROOT
-from tests.helpers import BOUND, BROWSER_ARGS, chromium, mkdocs_build
+from tests import helpers
+from tests.helpers import BOUND, BROWSER_ARGS, chromium, mkdocs_build, serve_site
 
 # The order in which pytest-xdist hands out modules (pyproject.toml: --no-loadscope-reorder).
 # The longest first, a minute or so each in Chromium, and the short ones fill in around
@@ -107,40 +102,11 @@ def site(site_build):
     return site_build["site"]
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="session")
 def origin(site):
     """http://127.0.0.1:<port>: the built site served over HTTP, as a static host would."""
-    handler = functools.partial(_QuietHandler, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-
-
-# The built site served on a port other processes may serve too (SO_REUSEPORT: the kernel hands
-# each connection to one of them), in a process of its own: argv is the port and the folder.
-# Every pytest-xdist worker starts one, so any test module may use the address, and one worker
-# ending takes nothing away from the others. Not a thread of the worker: it would handle the
-# other worker's requests while this one runs a page whose numbers count the process's objects
-# (chapter 10 counts what the garbage collector tracks; a fresh-clone run read 1.1, not 1.0).
-_SERVE = """\
-import functools, http.server, socket, sys
-class Server(http.server.ThreadingHTTPServer):
-    def server_bind(self):
-        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        super().server_bind()
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-server = Server(("127.0.0.1", int(sys.argv[1])), functools.partial(Quiet, directory=sys.argv[2]))
-print("serving", flush=True)
-server.serve_forever()
-"""
+    with serve_site(site) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
@@ -148,20 +114,23 @@ def served_site(site_build, site):
     """site_build["site_url"], with the built site served there over HTTP: the address the
     site was built for, so what it links to itself (the notebooks' wheel) is reachable, and
     Material's instant navigation works (it follows only links its sitemap.xml lists, which
-    name that address). Fails if that port, free when the build started, has been taken since
-    by a program other than this test run."""
+    name that address). Every pytest-xdist worker serves it (tests/helpers.py: serve_site), so
+    any test module may use the address. Fails if that port, free when the build started, has
+    been taken since by a program other than this test run."""
     url = site_build["site_url"]
-    errors = tempfile.TemporaryFile("w+")  # not a pipe: a long run's broken connections would fill it
-    server = subprocess.Popen([sys.executable, "-c", _SERVE, str(urlsplit(url).port), str(site)],
-                              stdout=subprocess.PIPE, stderr=errors, text=True)
-    if server.stdout.readline() != "serving\n":
-        server.wait()
-        errors.seek(0)
-        pytest.fail(f"cannot serve the site at {url}, the address it was built for: {errors.read()}")
-    yield url
-    server.terminate()
-    server.wait()
-    errors.close()
+    try:
+        with serve_site(site, port=urlsplit(url).port):
+            yield url
+    except RuntimeError as error:
+        pytest.fail(f"cannot serve the site at {url}, the address it was built for: {error}")
+
+
+@pytest.fixture(scope="module")
+def elsewhere():
+    """Another origin that answers anything and records what reaches it (tests/helpers.py:
+    elsewhere): .url, and .seen, which must stay empty."""
+    with helpers.elsewhere() as other:
+        yield other
 
 
 SEARCH_INDEX = "**/search/search_index.json"

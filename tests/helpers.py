@@ -1,10 +1,23 @@
-"""Helpers for the site and browser tests (imported by tests/conftest.py and the test modules)."""
+"""Helpers for the site and browser tests (imported by tests/conftest.py and the test modules).
 
+The one way to serve a built site is serve_site (a static host, optionally with the documented
+Content-Security-Policy); the one way to catch requests that leave it is foreign (what a recorded
+page asked of other hosts) with elsewhere (another origin that records whatever reaches it).
+"""
+
+import contextlib
+import functools
+import http.server
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
+import tempfile
+import threading
+import types
+import urllib.request
 
 from scripts import ROOT
 
@@ -69,9 +82,97 @@ def recorded(page):
     return page
 
 
-def foreign(page, origin):
-    """The requests page (recorded()) made to anything but origin, data: or blob: URLs."""
-    return [url for url in page.requests if not url.startswith((origin, "data:", "blob:"))]
+def foreign(urls, origin):
+    """The URLs of `urls` (a recorded() page's .requests, say) that are not origin's, data: or
+    blob: URLs: the requests that left the site."""
+    return [url for url in urls if not url.startswith((origin, "data:", "blob:"))]
+
+
+@contextlib.contextmanager
+def elsewhere():
+    """Another origin on 127.0.0.1 (another port) that would answer anything, CORS open (200, an
+    empty text/javascript body), and records every request it gets, for the `with` block: yields
+    a namespace with url ("http://127.0.0.1:<port>") and seen (["GET /path", ...]). The reader's
+    code must reach it never (tests/conftest.py's `elsewhere` fixture)."""
+    seen = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def answer(self):
+            seen.append(f"{self.command} {self.path}")
+            self.send_response(200)
+            self.send_header("Access-Control-Allow-Origin", "*")
+            self.send_header("Content-Type", "text/javascript")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        do_GET = do_POST = do_OPTIONS = answer
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        urllib.request.urlopen(f"{url}/probe").read()  # it answers
+        assert seen == ["GET /probe"], seen
+        seen.clear()
+        yield types.SimpleNamespace(url=url, seen=seen)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@contextlib.contextmanager
+def serve_site(folder, port=0, csp=False):
+    """`folder` (a built site) served over HTTP as a static host would, for the `with` block:
+    yields its address, "http://127.0.0.1:<port>" (no slash at the end).
+
+    port: 0 for any free port; a given port is bound with SO_REUSEPORT (the kernel hands each
+    connection to one of the processes serving it), so every pytest-xdist worker can serve the
+    site on the address it was built for. csp: send MAINTAINERS.md's Content-Security-Policy
+    (documented_csp) with every answer. The server is a process of its own, not a thread of the
+    test's: it would handle the other worker's requests while this one runs a page whose numbers
+    count the process's objects (chapter 10 counts what the garbage collector tracks).
+    RuntimeError, with the server's error, if it cannot serve there (the port is taken)."""
+    errors = tempfile.TemporaryFile("w+")  # not a pipe: a long run's broken connections would fill it
+    server = subprocess.Popen([sys.executable, "-m", "tests.helpers", str(folder), str(port)] + ["--csp"] * csp,
+                              cwd=ROOT, stdout=subprocess.PIPE, stderr=errors, text=True)
+    try:
+        line = server.stdout.readline()
+        if not line.startswith("serving "):
+            server.wait()
+            errors.seek(0)
+            raise RuntimeError(f"cannot serve {folder} on port {port}: {errors.read()}")
+        yield f"http://127.0.0.1:{line.split()[1]}"
+    finally:
+        server.terminate()
+        server.wait()
+        errors.close()
+
+
+def _serve(folder, port, *options):
+    """serve_site's server process: prints "serving <port>", then serves until terminated."""
+    csp = documented_csp() if "--csp" in options else None
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def end_headers(self):
+            if csp:
+                self.send_header("Content-Security-Policy", csp)
+            super().end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    class Server(http.server.ThreadingHTTPServer):
+        def server_bind(self):
+            if self.server_address[1]:
+                self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+            super().server_bind()
+
+    server = Server(("127.0.0.1", int(port)), functools.partial(Handler, directory=folder))
+    print("serving", server.server_address[1], flush=True)
+    server.serve_forever()
 
 
 # True once widgets.js has bound every widget of the page shown (it marks the page so).
@@ -97,3 +198,7 @@ def documented_csp():
     policies = re.findall(r"^Content-Security-Policy: (.+)$", text, re.M)
     assert len(policies) == 1, f"MAINTAINERS.md gives {len(policies)} Content-Security-Policy lines, not 1"
     return policies[0]
+
+
+if __name__ == "__main__":
+    _serve(*sys.argv[1:])

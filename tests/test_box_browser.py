@@ -12,58 +12,23 @@
    layout at once and the time limit on its own, each with a message; the next graph draws.
 
 Every request the page and its workers make is recorded (tests/helpers.py: recorded, foreign);
-`elsewhere`, a second HTTP server on 127.0.0.1 that answers anything, must receive nothing.
+`elsewhere` (tests/helpers.py), a second HTTP server on 127.0.0.1 that answers anything, must
+receive nothing.
 """
 
-import functools
 import gzip
-import http.server
 import re
-import threading
 import time
-import types
-import urllib.request
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.helpers import documented_csp, foreign, recorded
+from tests.helpers import foreign, recorded, serve_site
 
 RUN = "document.querySelector('.bv-run').runState"
 FIGURE = f"n => {RUN}.blocks[n].output.querySelector('.bv-run-figure svg')"
 NOTE = f"n => {RUN}.blocks[n].output.querySelector('.bv-run-note')?.textContent ?? ''"
 measured = {}  # numbers for the report (pytest -s prints them)
-
-
-@pytest.fixture(scope="module")
-def elsewhere():
-    """Another origin on 127.0.0.1 that answers anything, CORS open, and records every request."""
-    seen = []
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def answer(self):
-            seen.append(f"{self.command} {self.path}")
-            self.send_response(200)
-            self.send_header("Access-Control-Allow-Origin", "*")
-            self.send_header("Content-Type", "text/plain")
-            self.send_header("Content-Length", "2")
-            self.end_headers()
-            self.wfile.write(b"ok")
-
-        do_GET = do_POST = do_OPTIONS = answer
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}"
-    urllib.request.urlopen(f"{url}/probe").read()  # it answers
-    assert seen == ["GET /probe"]
-    seen.clear()
-    yield types.SimpleNamespace(url=url, seen=seen)
-    server.shutdown()
-    server.server_close()
 
 
 def open_chapter(browser, origin):
@@ -189,7 +154,7 @@ def test_a_url_is_read_once_so_a_changing_one_reaches_only_the_site(box, elsewhe
                           ".classList.contains('is-running')", timeout=60_000)
     time.sleep(0.5)  # the fetches' promises have settled
     assert elsewhere.seen == []
-    assert foreign(box, box.origin) == []
+    assert foreign(box.requests, box.origin) == []
 
 
 # --- 2. Nothing active from the reader's graphs ------------------------------------------
@@ -243,7 +208,7 @@ def test_a_graph_from_the_readers_python_is_drawn_with_nothing_active(box, elsew
     assert box.title() == title
     assert box.evaluate("() => localStorage.getItem('bv-owned')") is None
     assert elsewhere.seen == []
-    assert foreign(box, box.origin) == []
+    assert foreign(box.requests, box.origin) == []
 
 
 # --- What it costs, and the documented Content-Security-Policy (MAINTAINERS.md) ------------
@@ -264,29 +229,18 @@ def test_the_sanitizer_and_the_worker_load_with_the_first_drawing_only_and_are_s
 
 
 def test_a_graph_draws_in_its_worker_under_the_documented_content_security_policy(browser, site):
-    class Handler(http.server.SimpleHTTPRequestHandler):
-        def end_headers(self):
-            self.send_header("Content-Security-Policy", documented_csp())
-            super().end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    page = open_chapter(browser, f"http://127.0.0.1:{server.server_address[1]}")
-    messages = []
-    page.on("console", lambda message: messages.append(message.text))
-    try:
-        page.evaluate("() => { window.violations = []; document.addEventListener('securitypolicyviolation', "
-                      "e => window.violations.push(`${e.violatedDirective} ${e.blockedURI}`)); }")
-        run_code(page, SMALL)
-        page.wait_for_function(FIGURE, arg=page.block, timeout=60_000)
-        violations = page.evaluate("window.violations")
-    finally:
-        page.close()
-        server.shutdown()
-        server.server_close()
+    with serve_site(site, csp=True) as origin:
+        page = open_chapter(browser, origin)
+        messages = []
+        page.on("console", lambda message: messages.append(message.text))
+        try:
+            page.evaluate("() => { window.violations = []; document.addEventListener('securitypolicyviolation', "
+                          "e => window.violations.push(`${e.violatedDirective} ${e.blockedURI}`)); }")
+            run_code(page, SMALL)
+            page.wait_for_function(FIGURE, arg=page.block, timeout=60_000)
+            violations = page.evaluate("window.violations")
+        finally:
+            page.close()
     assert violations == [] and not [m for m in messages if "Content Security Policy" in m], messages
 
 

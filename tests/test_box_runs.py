@@ -12,11 +12,8 @@ a server on another port of 127.0.0.1 that answers anything must receive nothing
 tests/test_reader_box.py checks the same texts in CPython.
 """
 
-import http.server
-import threading
 import time
 import types
-import urllib.request
 
 import pytest
 
@@ -26,35 +23,6 @@ from tests.helpers import foreign, recorded
 RUN = "document.querySelector('.bv-run').runState"
 EXERCISE = '.exercise[data-exercise="{}"]'
 measured = {}
-
-
-@pytest.fixture(scope="module")
-def elsewhere():
-    """Another origin on 127.0.0.1 that answers anything, CORS open, and records each request."""
-    seen = []
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def answer(self):
-            seen.append(f"{self.command} {self.path}")
-            self.send_response(200)
-            self.send_header("Access-Control-Allow-Origin", "*")
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        do_GET = do_POST = do_OPTIONS = answer
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}"
-    urllib.request.urlopen(f"{url}/probe").read()
-    assert seen == ["GET /probe"]
-    seen.clear()
-    yield types.SimpleNamespace(url=url, seen=seen)
-    server.shutdown()
-    server.server_close()
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +38,7 @@ def engine(browser, origin, elsewhere):
         const blocks = {RUN}.blocks;
         return blocks.find((b) => !b.code.closest('details:not([open])')).n; }}""")
     yield state
-    assert foreign(page, origin) == [], "nothing left the site"
+    assert foreign(page.requests, origin) == [], "nothing left the site"
     assert elsewhere.seen == []
     page.close()
     print("\n".join(["", "measured:"] + [f"  {key}: {value}" for key, value in measured.items()]))
@@ -310,5 +278,5 @@ def test_the_playground_has_stop(browser, origin):
     assert stop.count() == 0
     page.locator(".bv-pg__draw").click()
     page.wait_for_function("() => document.querySelector('.bv-pg__result:not([hidden])')", timeout=60_000)
-    assert foreign(page, origin) == []
+    assert foreign(page.requests, origin) == []
     page.close()

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from scripts import ROOT
-from tests.helpers import page_urls
+from tests.helpers import foreign, page_urls
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 PHONE = {"width": 390, "height": 844}
@@ -138,8 +138,7 @@ def visits(browser, origin, site):
 def test_pages_load_nothing_from_another_host_and_log_no_error(visits, origin):
     assert len(visits) >= 11  # the home page, every chapter, a source page
     for path, visit in visits.items():
-        foreign = [u for u in visit["requests"] if not u.startswith((origin, "data:", "blob:"))]
-        assert not foreign, (path, foreign)
+        assert not foreign(visit["requests"], origin), (path, foreign(visit["requests"], origin))
         assert not visit["errors"], (path, visit["errors"])
 
 

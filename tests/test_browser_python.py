@@ -9,12 +9,9 @@ its worker make is recorded: nothing may leave the origin, and nothing of
 Python may load before the first Run. Every console error is recorded too.
 """
 
-import functools
 import gzip
-import http.server
 import json
 import re
-import threading
 import time
 import types
 import urllib.request
@@ -24,7 +21,7 @@ import pytest
 from scripts import ROOT
 from scripts.pages import blocks
 from scripts.reader import exercise_format, exercise_runner
-from tests.helpers import KNOWN_DIFFERENCES, documented_csp
+from tests.helpers import KNOWN_DIFFERENCES, foreign, serve_site
 
 ORDER = ["local_add_mul", "local_pow_tanh_exp_relu", "chain_rule", "topological_sort", "backward", "zero_grad",
          "whole_engine"]
@@ -608,37 +605,6 @@ def test_a_390px_phone_shows_a_run_block_and_its_output_without_sideways_scrolli
 # only from a MessageChannel the reader's code cannot reach.
 
 
-@pytest.fixture(scope="module")
-def elsewhere():
-    """Another origin on 127.0.0.1 (another port) that would answer anything, CORS open, and
-    records every request it gets: the reader's code must reach it never."""
-    seen = []
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def answer(self):
-            seen.append(f"{self.command} {self.path}")
-            self.send_response(200)
-            self.send_header("Access-Control-Allow-Origin", "*")
-            self.send_header("Content-Type", "text/javascript")
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        do_GET = do_POST = do_OPTIONS = answer
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}"
-    urllib.request.urlopen(f"{url}/probe").read()  # it answers
-    assert seen == ["GET /probe"]
-    seen.clear()
-    yield types.SimpleNamespace(url=url, seen=seen)
-    server.shutdown()
-    server.server_close()
-
-
 # Every way out the worker's global offers, tried from a chapter block; each prints a line.
 ESCAPES = """\
 import asyncio, js, pyodide.code, pyodide.http, pyodide_js
@@ -1064,42 +1030,30 @@ def test_a_block_that_frees_a_deep_graph_says_what_stopped_python(chapter, site)
 def test_the_documented_content_security_policy_lets_everything_run(chromium, site):
     """The site served with MAINTAINERS.md's CSP header: an exercise and a chapter block run, and
     the browser reports no violation, from the page or from the worker."""
-    class Handler(http.server.SimpleHTTPRequestHandler):
-        def end_headers(self):
-            self.send_header("Content-Security-Policy", documented_csp())
-            super().end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    page = chromium.new_page()
-    messages = []
-    page.on("console", lambda message: messages.append(message.text))
-    try:
-        page.goto(f"http://127.0.0.1:{server.server_address[1]}/04-engine/", wait_until="load")
-        page.evaluate("() => { window.violations = []; document.addEventListener('securitypolicyviolation', "
-                      "e => window.violations.push(`${e.violatedDirective} ${e.blockedURI}`)); }")
-        exercise = exercise_format.load("chain_rule")
-        block(page, "chain_rule").scroll_into_view_if_needed()
-        block(page, "chain_rule").locator(".cm-editor").wait_for()
-        set_code(page, "chain_rule", exercise.solution)
-        summary, rows, _ = run(page, "chain_rule")
-        assert summary == f"All {len(rows)} tests passed."
-        result, _ = run_block(page, 1, click=False)
-        assert result["kind"] == "result"
-        violations = page.evaluate("window.violations")
-    finally:
-        page.close()
-        server.shutdown()
-        server.server_close()
+    with serve_site(site, csp=True) as origin:
+        page = chromium.new_page()
+        messages = []
+        page.on("console", lambda message: messages.append(message.text))
+        try:
+            page.goto(f"{origin}/04-engine/", wait_until="load")
+            page.evaluate("() => { window.violations = []; document.addEventListener('securitypolicyviolation', "
+                          "e => window.violations.push(`${e.violatedDirective} ${e.blockedURI}`)); }")
+            exercise = exercise_format.load("chain_rule")
+            block(page, "chain_rule").scroll_into_view_if_needed()
+            block(page, "chain_rule").locator(".cm-editor").wait_for()
+            set_code(page, "chain_rule", exercise.solution)
+            summary, rows, _ = run(page, "chain_rule")
+            assert summary == f"All {len(rows)} tests passed."
+            result, _ = run_block(page, 1, click=False)
+            assert result["kind"] == "result"
+            violations = page.evaluate("window.violations")
+        finally:
+            page.close()
     assert violations == [] and not [m for m in messages if "Content Security Policy" in m], messages
 
 
 def test_no_request_leaves_the_origin_and_no_error_is_thrown(chapter):
-    foreign = [url for url in chapter.requests if not url.startswith((chapter.origin, "data:", "blob:"))]
-    assert foreign == []
+    assert foreign(chapter.requests, chapter.origin) == []
     assert chapter.errors == []
     assert chapter.console == []
 

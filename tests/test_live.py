@@ -395,7 +395,7 @@ def test_a_matplotlib_block_says_why_in_one_line_and_keeps_the_builds_figure(pg)
 
 def test_no_request_left_the_origin_and_no_error_was_thrown_and_graphviz_came_once(pg):
     """Last: the whole visit, the playground and the chapters reached from it."""
-    assert foreign(pg, pg.origin) == []
+    assert foreign(pg.requests, pg.origin) == []
     assert pg.errors == []
     viz = [url for url in pg.requests if "/assets/viz/" in url]
     assert len(viz) == 1 and viz[0].endswith("/dist/viz.js"), viz

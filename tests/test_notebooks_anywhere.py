@@ -16,7 +16,6 @@ printed summary (-rP).
 
 import ast
 import copy
-import functools
 import json
 import os
 import re
@@ -33,7 +32,7 @@ import pytest
 from scripts import ROOT
 from scripts.notebooks.chapter_notebook import ANSWER_TAG
 from scripts.reader.exercise_format import load
-from tests.helpers import page_urls
+from tests.helpers import page_urls, serve_site
 
 JUPYTER = ["ipykernel", "nbclient"]  # all the fresh environment has, besides pip
 TORCH_REASON = "PyTorch is not installed: pip install torch"
@@ -243,8 +242,6 @@ def test_a_changed_wheel_is_refused_by_the_install_cells_hash(served_site, tmp_p
     server that serves the wheel's file name with other bytes (the site's wheel plus one
     module): pip refuses it, naming the hash the site computed, and installs nothing."""
     import hashlib
-    import http.server
-    import threading
     import zipfile
 
     with urllib.request.urlopen(f"{served_site}04-engine/04-engine.ipynb") as response:
@@ -261,19 +258,10 @@ def test_a_changed_wheel_is_refused_by_the_install_cells_hash(served_site, tmp_p
     changed.write_bytes(served)
     with zipfile.ZipFile(changed, "a") as archive:
         archive.writestr("micrograd/changed.py", "print('not the engine the site built')\n")
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    handler = functools.partial(Quiet, directory=str(changed.parents[1]))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        python = _fresh_python(tmp_path / "fresh")
-        ran = subprocess.run([python, "-c", install.replace(served_site, f"http://127.0.0.1:{server.server_port}/")],
+    python = _fresh_python(tmp_path / "fresh")
+    with serve_site(changed.parents[1]) as elsewhere:
+        ran = subprocess.run([python, "-c", install.replace(served_site, f"{elsewhere}/")],
                              cwd=tmp_path, capture_output=True, text=True, env=_environment())
-    finally:
-        server.shutdown()
     assert ran.returncode != 0, ran.stdout + ran.stderr
     assert "THESE PACKAGES DO NOT MATCH THE HASHES" in ran.stderr, ran.stderr
     assert f"Expected sha256 {digest}" in ran.stderr, ran.stderr

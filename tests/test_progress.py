@@ -16,7 +16,7 @@ import pytest
 
 from scripts import ROOT
 from scripts.build import progress
-from tests.helpers import recorded
+from tests.helpers import foreign, recorded
 
 SHOTS = Path("/tmp/shots-b")
 CHECK = """([kind, id]) => document.dispatchEvent(new CustomEvent("bv-check",
@@ -100,9 +100,9 @@ def test_a_chapters_progress_shows_on_the_page_and_in_the_nav_is_kept_and_comple
     page.wait_for_function("() => document.querySelector('.bv-progress-badge')")
     assert in_nav(page, "02-chain-rule/")[2], "the other pages' navigation shows it complete"
     assert on_page(page)[1] == 0
-    foreign = [u for u in page.requests if not u.startswith((origin, "data:"))]
+    left = foreign(page.requests, origin)
     page.close()
-    assert foreign == []
+    assert left == []
 
 
 def test_progress_can_be_cleared_and_the_clear_undone_by_keyboard(browser, origin, totals):

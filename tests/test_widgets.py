@@ -25,7 +25,7 @@ def page(browser, origin):
     yield page
     context.close()
     assert page.errors == [], page.errors
-    assert foreign(page, origin) == []
+    assert foreign(page.requests, origin) == []
 
 
 @pytest.fixture(scope="module")
@@ -645,4 +645,4 @@ def test_the_neuron_edited_twice_is_traced_again_and_reads_mid_backward_at_every
             wide = page.evaluate("() => document.scrollingElement.scrollWidth")
             assert wide <= width, (width, wide)
             assert page.evaluate(whole) == [], width
-    assert page.errors == [] and foreign(page, page.origin) == [], page.errors  # the whole visit
+    assert page.errors == [] and foreign(page.requests, page.origin) == [], page.errors  # the whole visit
