@@ -74,3 +74,70 @@ def test_nothing_composes_python_source_or_a_made_up_block_in_javascript():
     assert not [n for n, text in scripts.items() if python.search(text)]
     assert not [n for n, text in scripts.items() if 'kind: "playground"' in text]
     assert "playground" not in (ROOT / "scripts" / "reader" / "run_blocks.py").read_text(encoding="utf-8")
+
+
+ENGINES = ROOT / "tests" / "engines"
+
+
+def engine(name):
+    return (ENGINES / f"{name}.py").read_text(encoding="utf-8")
+
+
+def a_times_a():
+    """Chapter 4's stepper, b = a·a, as the build exports it: a value used twice."""
+    from micrograd.engine import Value
+    from scripts.reader.stepper_trace import structure
+
+    a = Value(3.0, label="a")
+    b = a * a
+    b.label = "b"
+    return structure(b)
+
+
+def test_a_stepper_traced_on_the_readers_engine_shows_its_own_backward_pass_and_says_so():
+    """Issue 28, item 1: with "Run on: your engine", "Run with these values" ran on micrograd and
+    said so. The steps are the reader's own backward()'s: with = for +=, a.grad ends at 3, not 6,
+    and the step says what the engine wrote."""
+    graph = a_times_a()
+    ours = answer("trace_stepper", {"graph": graph, "values": {"n0": "3"}})["value"]
+    yours = answer("trace_stepper", {"graph": graph, "values": {"n0": "3"}, "engine": engine("assign")})["value"]
+    assert (ours["engine"], yours["engine"]) == ("micrograd", "your engine")
+    assert ours["preset"]["backward"][-1]["grads"] == ["grad 6.0000", "grad 1.0000"]
+    assert yours["preset"]["backward"][-1]["grads"] == ["grad 3.0000", "grad 1.0000"]
+    visit = yours["preset"]["backwardCaptions"][1]
+    assert visit == ("Visit b, upstream gradient b.grad = 1: a.grad += 3 × 1 = 3, now 3; "
+                     "a.grad became 3, not 3 + 3 × 1 = 6.")
+    assert yours["preset"]["leaves"] == [{"id": "n0", "label": "a", "value": "3.0"}]
+    # A correct engine in the lecture's shape (a set of parents: a·a has one) ends where micrograd does.
+    lecture = answer("trace_stepper", {"graph": graph, "values": {"n0": "3"}, "engine": engine("lecture")})["value"]
+    assert lecture["ok"] and sorted(lecture["preset"]["backward"][-1]["grads"]) == ["grad 1.0000", "grad 6.0000"]
+    refused = answer("trace_stepper", {"graph": graph, "values": {"n0": "3"}, "engine": "x = 1"})["value"]
+    assert refused == {"ok": False, "message": "your engine defines no class Value"}
+
+
+def test_the_playground_on_the_readers_engine_checked_against_micrograd_lights_the_first_node_and_names_the_cause():
+    """Issue 28, items 1 and 3: the playground ran micrograd whatever the switch said; now the
+    reader's Value builds it, and "check against: micrograd" compares node by node."""
+    args = {"expression": "a * b + a", "values": "a = 2, b = -3", "engine": engine("assign")}
+    checked = answer("playground", {**args, "against": "micrograd"})["value"]
+    assert (checked["engine"], checked["against"]) == ("your engine", "micrograd")
+    assert checked["columns"][1:3] == ["your engine's grad", "micrograd's grad"]
+    assert [row["shown"][:3] for row in checked["leaves"]] == [["a", "−3", "−2"], ["b", "2", "2"]]
+    assert checked["difference"]["label"] == "a" and (checked["difference"]["expected"],
+                                                      checked["difference"]["got"]) == (-2.0, -3.0)
+    assert checked["cause"].startswith("= instead of +=")
+    assert checked["check"]["text"].startswith("Your engine's grads differ from micrograd's. The first node, in "
+                                               "reverse topological order, whose grad differs is a, lit on the graph: "
+                                               "micrograd gives grad −2, your engine −3. Likely cause: = instead of +=")
+    lit = re.search(rf'{checked["difference"]["id"]} \[label="([^"]*)"[^\]]*fillcolor="#ffb74d"', checked["dot"])
+    assert lit and "grad -3.0000" in lit[1] and "micrograd: grad -2.0000" in lit[1], checked["dot"]
+    # Against finite differences, the reader's engine's grads are the table's, and fail.
+    differences = answer("playground", args)["value"]
+    assert differences["engine"] == "your engine" and differences["check"]["passed"] is False
+    assert [row["grad"] for row in differences["leaves"]] == [-3.0, 2.0]
+    # micrograd alone: as before, and it says so; micrograd against itself is the page's mistake.
+    plain = answer("playground", {"expression": "a * b + a", "values": "a = 2, b = -3"})["value"]
+    assert plain["engine"] == "micrograd"
+    assert answer("playground", {"expression": "a", "values": "a = 1", "against": "micrograd"})["ok"] is False
+    good = answer("playground", {**args, "engine": engine("lecture"), "against": "micrograd"})["value"]
+    assert good["difference"] is None and good["check"]["passed"], good["check"]

@@ -9,13 +9,25 @@
  * @typedef {{
  *   run_blocks: {blocks: Block[], upto: number, edits: Object<string, string>, engine?: string | null},
  *   run_exercise: {exercise: string, code: string},
- *   trace_stepper: {graph: object[], values: Object<string, string>},
- *   playground: {expression: string, values: string},
+ *   trace_stepper: {graph: object[], values: Object<string, string>, engine?: string | null},
+ *   playground: {expression: string, values: string, engine?: string | null, against?: Against},
  *   check_engine: {source: string},
  *   diagnose: {blocks: Block[], upto: number, edits: Object<string, string>, source: string},
  * }} CallArgs
  * run_blocks with an engine (the reader's engine source, scripts/reader/your_engine.py): each result
  * has "applies", the reasons the block does not apply to a reader's engine ([] if it does).
+ * trace_stepper and playground with an engine: the reader's Value builds and differentiates the
+ * graph; their value says which engine ran it (RanOn). playground's `against` "micrograd" (with an
+ * engine only) compares each grad with micrograd's (PlaygroundAnswer).
+ * @typedef {"micrograd" | "your engine"} RanOn
+ * @typedef {"differences" | "micrograd"} Against
+ * @typedef {{ok: true, preset: object, dot: string, engine: RanOn} | {ok: false, message: string}} StepperTrace
+ *   trace_stepper's value
+ * @typedef {{ok: true, dot: string, engine: RanOn, against: Against,
+ *   columns: string[], caption: string, check: {passed: boolean, complete: boolean, text: string},
+ *   leaves: {name: string, passed: boolean | null, shown: string[]}[], difference?: Difference | null,
+ *   cause?: string | null} | {ok: false, field: "expression" | "values" | null, column: number | null,
+ *   message: string}} PlaygroundAnswer  playground's value (its steps as a stepper's, not typed here)
  * @typedef {{ok: true, shape: "book" | "lecture"} | {ok: false, message: string}} EngineCheck
  *   check_engine's value
  * @typedef {{id: string, label: string, op: string, expected: number, got: number}} Difference

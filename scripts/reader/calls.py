@@ -58,15 +58,18 @@ def _run_exercise(exercise, code):
     return run_dict(exercise, code)
 
 
-def _trace_stepper(graph, values):
-    """A stepper's graph (the build's export) replayed with the reader's leaf values ({id: text}):
-    {"ok": true, "preset": the replay, "dot": draw_dot's DOT} or {"ok": false, "message"}."""
-    return live(graph, values)
+def _trace_stepper(graph, values, engine=None):
+    """A stepper's graph (the build's export) replayed with the reader's leaf values ({id: text}),
+    on micrograd or, with engine (the reader's engine source), on the reader's Value:
+    {"ok": true, "preset": the replay, "dot": draw_dot's DOT, "engine": which one ran it} or
+    {"ok": false, "message"} (scripts/reader/stepper_trace.py: live)."""
+    return live(graph, values, engine)
 
 
-def _playground(expression, values):
-    """The playground's answer for an expression and its leaf values (scripts/reader/playground.py)."""
-    return run_playground(expression, values)
+def _playground(expression, values, engine=None, against="differences"):
+    """The playground's answer for an expression and its leaf values, on micrograd or the reader's
+    engine, checked against finite differences or micrograd (scripts/reader/playground.py: run)."""
+    return run_playground(expression, values, engine, against)
 
 
 FUNCTIONS = {"run_blocks": _run_blocks, "run_exercise": _run_exercise, "trace_stepper": _trace_stepper,

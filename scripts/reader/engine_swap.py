@@ -501,6 +501,83 @@ def _all_close(a, b):
     return len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b))
 
 
+# ---- the reader's own backward pass, recorded ----
+
+def _slot(cls, name):
+    """The descriptor that holds `name` on instances of cls (a __slots__ member), or None (the
+    instance's __dict__ holds it)."""
+    for klass in cls.__mro__:
+        if name in vars(klass):
+            held = vars(klass)[name]
+            return held if hasattr(held, "__set__") else None
+    return None
+
+
+def recorded_backward(root, nodes):
+    """Run the reader's own root.backward() and record what it does, for a replay.
+
+    nodes: every node of root's graph (its topological order). Returns a list of events in the
+    order they happened: ("visit", i) when the pass visits nodes[i] (it reads the node's
+    _local, this book's shape, or calls its _backward, the lecture's), and ("write", i, value)
+    for each assignment to nodes[i].grad. Every grad is set to 0 first (as before a first
+    backward()); the class and the nodes are restored after, even on an error, which is
+    raised again (the reader's engine may raise anything).
+    """
+    cls = type(root)
+    index = {id(node): i for i, node in enumerate(nodes)}
+    events, on = [], [False]
+    grad_slot, local_slot = _slot(cls, "grad"), _slot(cls, "_local")
+    own = {name: vars(cls)[name] for name in ("grad", "_local") if name in vars(cls)}
+
+    def get(slot, name):
+        return (lambda self: slot.__get__(self, cls)) if slot else (lambda self: self.__dict__[name])
+
+    def set_grad(self, value):
+        if on[0] and id(self) in index:
+            events.append(("write", index[id(self)], value))
+        if grad_slot:
+            grad_slot.__set__(self, value)
+        else:
+            self.__dict__["grad"] = value
+
+    read_grad, read_local = get(grad_slot, "grad"), get(local_slot, "_local")
+
+    def local(self):
+        if on[0] and id(self) in index and events[-1:] != [("visit", index[id(self)])]:
+            events.append(("visit", index[id(self)]))
+        return read_local(self)
+
+    closures = []
+    for node in nodes:
+        step = getattr(node, "_backward", None)
+        if callable(step) and not hasattr(cls, "_backward"):
+            closures.append((node, step))
+    try:
+        for node in nodes:
+            node.grad = 0.0
+        cls.grad = property(read_grad, set_grad)
+        if hasattr(nodes[0], "_local") and "_local" not in vars(cls) or local_slot:
+            cls._local = property(local)
+        for node, step in closures:
+            def visit(node=node, step=step):
+                if on[0]:
+                    events.append(("visit", index[id(node)]))
+                return step()
+            node._backward = visit
+        on[0] = True
+        root.backward()
+    finally:
+        on[0] = False
+        for node, step in closures:
+            node._backward = step
+        for name in ("grad", "_local"):
+            if name in own:
+                setattr(cls, name, own[name])
+            elif name in vars(cls):
+                delattr(cls, name)
+    return events
+
+
 # ---- outputs compared as numbers ----
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?inf|nan")

@@ -27,16 +27,18 @@ import ast
 import math
 import operator
 
+import micrograd.engine
 from micrograd.draw import draw_dot
-from micrograd.engine import Value, topological_order
-from micrograd.formatting import exponent, for_json, shown
+from micrograd.formatting import exponent, field, for_json, shown
 from micrograd.gradcheck import relative_error
+from scripts.reader.engine_swap import BOOK, LIT, EngineError, _match, installed, likely_cause, load
+from scripts.reader.engine_swap import first_difference as _first_difference
 from scripts.reader.stepper_trace import replay
 
 OPERATORS = {ast.Add: ("+", operator.add), ast.Sub: ("-", operator.sub), ast.Mult: ("*", operator.mul),
              ast.Div: ("/", operator.truediv), ast.Pow: ("**", operator.pow)}
 UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos}
-FUNCTIONS = {"tanh": Value.tanh, "exp": Value.exp, "relu": Value.relu}
+FUNCTIONS = ("tanh", "exp", "relu")  # the Value methods the expression may call
 ALLOWED = "numbers, leaf names, + - * / ** (a number as the exponent), tanh(…), exp(…) and relu(…)"
 MAX_LENGTH = 300  # characters of an expression, or of its values
 MAX_NODES = 60  # a trace holds about n² numbers, and the graph must fit a phone
@@ -120,24 +122,53 @@ def build(tree, leaves):
     return _build(tree.body, leaves, _source(tree), labels=None)
 
 
-def run(expression, values):
+def run(expression, values, engine=None, against="differences"):
     """Everything the page shows for one expression, as a dict (json.dumps gives strict JSON).
+
+    engine: None (micrograd) or the reader's engine source (scripts/reader/engine_swap.py: load):
+    its Value builds, traces and differentiates the expression. against: "differences" (each
+    leaf's grad beside centered finite differences) or "micrograd" (with an engine only: each
+    leaf's grad beside micrograd's, and the first node, in reverse topological order, whose
+    grad differs lit on the graph with both numbers, and the likely cause). Raises ValueError
+    for another `against`, or "micrograd" without an engine (the page's mistake).
 
     {"ok": True, "expression", "values", "result", "leaves": [{name, grad, numeric (None: no
     estimate), passed (None: not checked), kind ("centered", "one-sided" or None), shown (the
     table's row)}], "check": {passed, complete (every leaf checked by centered differences), text},
     "caption", "dot", and the steps as the view replays them: "nodes" [{id, name, data}],
     "edges" {edge id: text}, "forward", "forwardCaptions", "backward" [{node, edges, parents,
-    grads}], "backwardCaptions", "zeroGrads"}; or {"ok": False, "field", "column", "message"} for a text the playground
-    refuses or an operation the engine refuses.
+    grads}], "backwardCaptions", "zeroGrads", "columns" (the table's headers), "engine" ("micrograd"
+    or "your engine": which one ran it), "against", and against micrograd "difference" (None, or
+    {id: draw_dot's id in this graph, label, op, expected: micrograd's grad, got: the engine's})
+    and "cause" (engine_swap.likely_cause, or None)}; or {"ok": False, "field", "column",
+    "message"} for a text the playground refuses or an operation the engine refuses, with
+    field and column None for an engine that fails otherwise (no usable Value, an error in its
+    backward()).
     """
+    if against not in ("differences", "micrograd"):
+        raise ValueError(f"against is 'differences' or 'micrograd', not {against!r}")
+    if against == "micrograd" and engine is None:
+        raise ValueError("against 'micrograd' needs the reader's engine: micrograd against itself checks nothing")
+    Value = BOOK
+    if engine is not None:
+        try:
+            Value = load(engine)
+        except EngineError as error:
+            return {"ok": False, "field": None, "column": None, "message": str(error)}
     try:
-        return _run(expression, values)
+        with installed(Value):
+            return _run(expression, values, engine is not None, against == "micrograd")
     except PlaygroundError as error:
         return {"ok": False, "field": error.field, "column": error.column, "message": error.message}
+    except Exception as error:  # the reader's engine may raise anything, in backward() too
+        if engine is None:
+            raise
+        return {"ok": False, "field": None, "column": None,
+                "message": f"your engine raised {type(error).__name__}: {error}"}
 
 
-def _run(expression, values):
+def _run(expression, values, yours=False, against_micrograd=False):
+    Value = micrograd.engine.Value  # the installed engine's: the reader's, in engine_swap.installed
     tree, names = parse(expression)
     columns = _values(values)
     given = {name: value for name, (value, _) in columns.items()}
@@ -149,18 +180,25 @@ def _run(expression, values):
     if unused:
         raise PlaygroundError(f"{unused[0]} has a value but the expression does not use it", "values",
                               columns[unused[0]][1])
-    leaves = {name: Value(given[name], label=name) for name in names}
+    leaves = {name: Value(given[name]) for name in names}
+    for name, leaf in leaves.items():
+        leaf.label = name  # micrograd 0.1.0's Value takes no label argument
     text = _source(tree)
     root = _build(tree.body, leaves, text, labels=[])
     if not isinstance(root, Value):
         raise PlaygroundError("the expression has no leaf", "expression", 1)
-    count = len(topological_order(root))
+    count = len(micrograd.engine.topological_order(root))
     if count > MAX_NODES:
         raise PlaygroundError(f"its graph has {count} nodes; the playground draws at most {MAX_NODES}",
                               "expression", 1)
-    dot = draw_dot(root, rankdir=RANKDIR).source
+    graph = draw_dot(root, rankdir=RANKDIR)
     steps = {key: value for key, value in replay(root).items() if key in VIEW}  # as a stepper shows it
     root.backward()
+    ran = {"engine": "your engine" if yours else "micrograd", "against": "differences"}
+    if against_micrograd:
+        return {**_against_micrograd(tree, names, given, leaves, root, graph), **steps, **ran,
+                "against": "micrograd"}
+    dot = graph.source
     report = [_check(leaves[name], lambda: _build(tree.body, leaves, text, labels=None), root.data)
               for name in names]
     passed = all(r["passed"] is not False for r in report)
@@ -176,9 +214,60 @@ def _run(expression, values):
     return {"ok": True, "expression": text, "values": ", ".join(f"{n} = {_plain(given[n])}" for n in names),
             "result": for_json(root.data), "leaves": [{k: v for k, v in r.items() if k != "why"} for r in report],
             "check": {"passed": passed, "complete": complete, "text": check},
-            "caption": f"out = {shown(root.data)}. Each leaf's grad from backward(), and its estimate by "
-                       "finite differences (micrograd.gradcheck's, centered where both sides can be taken)",
-            "dot": dot, **steps}
+            "caption": f"out = {shown(root.data)}. Each leaf's grad from {YOURS if yours else ''}backward(), and "
+                       "its estimate by finite differences (micrograd.gradcheck's, centered where both sides can be "
+                       "taken)",
+            "columns": ["leaf", "grad (backward)", "finite differences", "relative error", "check"],
+            "dot": dot, **steps, **ran}
+
+
+YOURS = "your engine's "
+SAME = 1e-9  # relative difference between two engines' grads that still agree (an ulp or so, as same_output)
+
+
+def _against_micrograd(tree, names, given, leaves, root, graph):
+    """The reader's engine's grads (root.backward() has run) beside micrograd's for the same
+    expression: the rows, the check, and the first node whose grad differs, lit on `graph`
+    (draw_dot of the reader's graph) with both numbers."""
+    with installed(BOOK):
+        ref_leaves = {name: BOOK(given[name], label=name) for name in names}
+        ref_root = _build(tree.body, ref_leaves, _source(tree), labels=[])
+        ref_root.backward()
+        reference = micrograd.engine.topological_order(ref_root)
+    rows = []
+    for name in names:
+        got, want = float(leaves[name].grad), ref_leaves[name].grad
+        error = relative_error(got, want)
+        passed = (got != got and want != want) or bool(error <= SAME or abs(got - want) <= ABS_TOL)
+        rows.append({"name": name, "grad": for_json(got), "numeric": for_json(want), "passed": passed,
+                     "kind": "micrograd", "shown": [name, shown(got), shown(want), exponent(error, 1),
+                                                    "✓ agrees" if passed else "✗ differs"]})
+    difference = _first_difference(ref_root, root, SAME)
+    cause = None
+    if difference is None:
+        check = f"Every node's grad agrees with micrograd's, within a relative difference of {exponent(SAME)}."
+    else:
+        order = micrograd.engine.topological_order(root)  # the reader's graph, as draw_dot numbered it
+        mine = _match(ref_root, root).get(id(reference[int(difference["id"][1:])]))
+        difference = {**difference, "id": next(f"n{i}" for i, node in enumerate(order) if node is mine)}
+        cause = likely_cause(type(root))
+        label = getattr(mine, "label", "") or ""
+        fields = ([label] if label else []) + [f"data {field(mine.data)}", f"grad {field(difference['got'])}",
+                                               f"micrograd: grad {field(difference['expected'])}"]
+        graph.node(difference["id"], " | ".join(fields), shape="record", id=difference["id"], style="filled",
+                   fillcolor=LIT)
+        name = label or f"an unlabelled {difference['op'] + ' node' if difference['op'] else 'leaf'}"
+        check = (f"Your engine's grads differ from micrograd's. The first node, in reverse topological order, "
+                 f"whose grad differs is {name}, lit on the graph: micrograd gives grad "
+                 f"{shown(difference['expected'])}, your engine {shown(difference['got'])}. " +
+                 (f"Likely cause: {cause}" if cause else "None of the classic mistakes gives this difference."))
+    return {"ok": True, "expression": _source(tree), "values": ", ".join(f"{n} = {_plain(given[n])}" for n in names),
+            "result": for_json(root.data), "leaves": rows,
+            "check": {"passed": difference is None, "complete": True, "text": check},
+            "caption": f"out = {shown(root.data)}. Each leaf's grad from your engine's backward(), and micrograd's "
+                       "for the same expression",
+            "columns": ["leaf", "your engine's grad", "micrograd's grad", "relative difference", "check"],
+            "dot": graph.source, "difference": difference, "cause": cause}
 
 
 def _check(x, f, at):
@@ -201,7 +290,8 @@ def _check(x, f, at):
             x.data = original + sign * H
             sides[side] = f().data
         except PlaygroundError as error:
-            refused[side] = error.message.removeprefix("the engine refused it: ")
+            refused[side] = error.message.removeprefix("the engine refused it: ").removeprefix(
+                "your engine refused it: ")
         finally:
             x.data = original
     name = x.label
@@ -347,7 +437,9 @@ def _build(node, leaves, text, labels):
     """Value (or number, for a part with no leaf) of `node`, with the engine's operators.
 
     labels: None, or a list: then each Value a part of the expression makes is labelled
-    with that part's text (out for the whole), or t1, t2… (appended to the list) if long."""
+    with that part's text (out for the whole), or t1, t2… (appended to the list) if long.
+    Value: the installed engine's (micrograd.engine.Value)."""
+    Value = micrograd.engine.Value
     try:
         if isinstance(node, ast.Constant):
             return node.value
@@ -361,14 +453,16 @@ def _build(node, leaves, text, labels):
             out = UNARY[type(node.op)](_build(node.operand, leaves, text, labels))
         else:  # a call the whitelist allowed
             argument = _build(node.args[0], leaves, text, labels)
-            out = FUNCTIONS[node.func.id](argument if isinstance(argument, Value) else Value(argument))
-    except (ArithmeticError, ValueError, TypeError) as error:
+            operand = argument if isinstance(argument, Value) else Value(argument)
+            out = getattr(operand, node.func.id)()
+    except Exception as error:  # ArithmeticError, ValueError, TypeError; anything from a reader's engine
         if isinstance(error, PlaygroundError):
             raise
         column = _operator_column(node, text) if isinstance(node, ast.BinOp) else _column(node, text)
-        raise PlaygroundError(f"the engine refused it: {type(error).__name__}: {error}", "expression",
+        who = "the engine" if Value is BOOK else "your engine"
+        raise PlaygroundError(f"{who} refused it: {type(error).__name__}: {error}", "expression",
                               column) from None
-    if labels is not None and isinstance(out, Value) and not out.label:
+    if labels is not None and isinstance(out, Value) and not getattr(out, "label", ""):
         segment = ast.get_source_segment(text, node) or ""
         if segment.strip("() ") == text.strip("() "):
             out.label = "out"  # the whole expression: its root

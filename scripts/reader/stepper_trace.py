@@ -19,11 +19,12 @@ Stdlib and micrograd only.
 
 import math
 
+import micrograd.engine
 from micrograd.draw import draw_dot
-from micrograd.engine import Value, topological_order
 from micrograd.formatting import caption as number
-from micrograd.formatting import field
+from micrograd.formatting import field, for_json
 from micrograd.trace import trace
+from scripts.reader.engine_swap import BOOK, EngineError, installed, load, recorded_backward
 
 RANKDIR = "TB"  # a widget's graph top to bottom: narrow, for a phone; wider ones scroll
 RANKSEP = "0.5"  # inches between ranks: room on each edge for its upstream × local = contribution
@@ -36,24 +37,31 @@ def draw(root):
 
 
 def replay(root):
-    """Everything a stepper shows for one graph, as plain data (see the module docstring)."""
+    """Everything a stepper shows for one graph, as plain data (see the module docstring).
+
+    On a reader's engine (installed as micrograd.engine.Value: scripts/reader/engine_swap.py),
+    the backward steps are the ones its own backward() took, recorded (recorded_backward), so
+    a mistake in its loop shows in the steps and the grads, not only one in its local
+    derivatives."""
     t = trace(root)
+    if type(root) is not BOOK:
+        t["backward"] = _recorded_steps(root, t)
     nodes = {node["id"]: node for node in t["nodes"]}
     names = {node["id"]: name(node) for node in t["nodes"]}
     parents = {}
     for edge in t["edges"]:
         parents.setdefault(edge["child"], []).append(edge)
     forward = [_forward_caption(nodes[i], names, parents.get(i, []), nodes) for i in t["forward"]]
-    backward = [_backward_caption(step, names) for step in t["backward"]]
+    backward = [_backward_caption(step, names, step["node"] in parents) for step in t["backward"]]
     return {
         "nodes": [{"id": node["id"], "name": names[node["id"]], "data": f"data {field(node['data'])}"}
                   for node in t["nodes"]],
         "forward": t["forward"],
         "forwardCaptions": forward,
-        "backward": [{"node": step["node"], "edges": [u["edge"] for u in step["updates"]],
+        "backward": [{"node": step["node"], "edges": [u["edge"] for u in step["updates"] if u["edge"]],
                       "parents": sorted({u["parent"] for u in step["updates"]}),
                       "grads": [f"grad {field(g)}" for g in step["grads"]],
-                      "contributions": {u["edge"]: _contribution(u) for u in step["updates"]}}
+                      "contributions": {u["edge"]: _contribution(u) for u in step["updates"] if u["edge"]}}
                      for step in t["backward"]],
         "backwardCaptions": backward,
         "graph": structure(root),
@@ -65,6 +73,49 @@ def replay(root):
                                "from": t["forward"].index(edge["child"]) + 1}
                   for edge in t["edges"]},
     }
+
+
+def _recorded_steps(root, t):
+    """The trace's backward steps as the reader's engine took them: a seed, then one step per
+    node its backward() visited, each with the grads it wrote (matched to the node's edges in
+    order; a grad written that is not the node's parent is still in the step's grads)."""
+    nodes = micrograd.engine.topological_order(root)
+    saved = [node.grad for node in nodes]
+    try:
+        events = recorded_backward(root, nodes)
+    finally:
+        for node, grad in zip(nodes, saved):
+            node.grad = grad
+    ids = [node["id"] for node in t["nodes"]]
+    into = {}
+    for edge in t["edges"]:
+        into.setdefault(edge["child"], []).append(edge)
+    grads = [0.0] * len(nodes)
+    steps = [{"node": t["root"], "seed": None, "updates": [], "grads": [for_json(g) for g in grads]}]
+    unused, upstream = [], 0.0
+    for event in events:
+        if event[0] == "visit":
+            unused, upstream = list(into.get(ids[event[1]], [])), grads[event[1]]
+            if t["nodes"][event[1]]["op"] in ("+", "*") and len(unused) == 1:  # a set of parents: a·a has one
+                unused = []  # its one edge's local is both operands' together: a write is not one edge's
+            steps.append({"node": ids[event[1]], "updates": [], "upstream": for_json(upstream),
+                          "grads": [for_json(g) for g in grads]})
+            continue
+        _, i, value = event
+        edge = next((e for e in unused if e["parent"] == ids[i]), None) if len(steps) > 1 else None
+        if edge is None:
+            steps[-1]["updates"].append({"edge": None, "parent": ids[i], "before": for_json(grads[i]),
+                                         "after": for_json(value)})
+        else:
+            unused.remove(edge)
+            steps[-1]["updates"].append({
+                "edge": edge["id"], "parent": ids[i], "upstream": for_json(upstream), "local": edge["local"],
+                "contribution": for_json(float(edge["local"]) * upstream), "before": for_json(grads[i]),
+                "after": for_json(value)})
+        grads[i] = value
+        steps[-1]["grads"] = [for_json(g) for g in grads]
+    steps[0]["seed"] = steps[0]["grads"][ids.index(t["root"])]
+    return steps
 
 
 def name(node):
@@ -92,21 +143,42 @@ def _forward_caption(node, names, edges, nodes):
         return f"{name} is a leaf: its data, {number(node['data'])}, is given."
     symbols = [_ref(names[e["parent"]]) for e in edges]
     values = [_paren(number(nodes[e["parent"]]["data"])) for e in edges]
+    if node["op"] in ("+", "*") and len(edges) == 1:  # a set of parents (the lecture's): a·a has one
+        symbols, values = symbols * 2, values * 2
     return (f"Forward: {name} = {_expression(node['op'], symbols)} = "
             f"{_expression(node['op'], values)} = {number(node['data'])}.")
 
 
-def _backward_caption(step, names):
+def _backward_caption(step, names, has_parents=True):
     name = _ref(names[step["node"]])
     if "seed" in step:
         return f"Seed: {name}.grad = {number(step['seed'])}, because ∂{name}/∂{name} = 1."
     if not step["updates"]:
-        return f"Visit {name}: a leaf, with no parents to pass its gradient to."
-    upstream = number(step["updates"][0]["upstream"])
-    pushes = [f"{_ref(names[u['parent']])}.grad += {_paren(number(u['local']))} × {_paren(upstream)} "
-              f"= {number(u['contribution'])}, now {number(u['after'])}"
-              for u in step["updates"]]
+        return (f"Visit {name}: it passes nothing to its parents." if has_parents else
+                f"Visit {name}: a leaf, with no parents to pass its gradient to.")
+    upstream = number(grads_of(step))
+    pushes = [_push(u, names) for u in step["updates"]]
     return f"Visit {name}, upstream gradient {name}.grad = {upstream}: " + "; ".join(pushes) + "."
+
+
+def grads_of(step):
+    """The upstream gradient of a visit: the node's grad when it was visited."""
+    return step["upstream"] if "upstream" in step else step["updates"][0]["upstream"]
+
+
+def _push(update, names):
+    """One parent's update as a caption says it; an engine that wrote another grad than += gives
+    (a reader's engine, recorded) is said to have done so."""
+    parent = _ref(names[update["parent"]])
+    if update["edge"] is None:  # a write the engine made that is no edge's
+        return f"{parent}.grad became {number(update['after'])}"
+    local, upstream = _paren(number(update["local"])), _paren(number(update["upstream"]))
+    added = float(update["before"]) + float(update["contribution"])
+    if math.isclose(float(update["after"]), added, rel_tol=1e-12, abs_tol=1e-300) or added != added:
+        return (f"{parent}.grad += {local} × {upstream} = {number(update['contribution'])}, "
+                f"now {number(update['after'])}")
+    return (f"{parent}.grad became {number(update['after'])}, not {_paren(number(update['before']))} + "
+            f"{local} × {upstream} = {number(added)}")
 
 
 def _edge_text(edge, names, nodes):
@@ -140,9 +212,9 @@ def _paren(text):
 def structure(root):
     """root's graph in topological order (draw_dot's n0, n1, …): [{op, label, parents, data}]
     with parents as indices into the list, and data on leaves only."""
-    order = topological_order(root)
-    index = {node: i for i, node in enumerate(order)}
-    return [{"op": node._op, "label": node.label, "parents": [index[p] for p in node._prev],
+    order = micrograd.engine.topological_order(root)  # the installed engine's (engine_swap.installed)
+    index = {id(node): i for i, node in enumerate(order)}
+    return [{"op": node._op, "label": getattr(node, "label", ""), "parents": [index[id(p)] for p in node._prev],
              **({} if node._prev else {"data": node.data})} for node in order]
 
 
@@ -155,7 +227,9 @@ def leaves(root):
 
 def rebuild(graph, values):
     """The Values of `graph` (structure()'s list) with the data `values` {node id: float}
-    gives its leaves; the others keep theirs. Built with the engine's operators."""
+    gives its leaves; the others keep theirs. Built with the engine's operators, the installed
+    engine's (micrograd.engine.Value: a reader's, in engine_swap.installed)."""
+    Value = micrograd.engine.Value
     made = []
     for i, node in enumerate(graph):
         parents = [made[p] for p in node["parents"]]
@@ -194,16 +268,41 @@ def parse_value(text, label):
     return value
 
 
-def live(graph, values):
+def live(graph, values, engine=None):
     """The replay of the page's graph (the export's "graph") with the reader's leaf values
-    ({node id: text}), as the page reads it (scripts/reader/calls.py: trace_stepper): {"ok": true,
-    "preset": replay, "dot": draw_dot's DOT source} or {"ok": false, "message": why}."""
+    ({node id: text}), as the page reads it (scripts/reader/calls.py: trace_stepper).
+
+    engine: None (micrograd) or the reader's engine source (scripts/reader/engine_swap.py: load):
+    its Value builds and traces the graph, and the steps are its own backward()'s. Returns
+    {"ok": true, "preset": replay, "dot": draw_dot's DOT source, "engine": "micrograd" | "your
+    engine" (which one ran it)} or {"ok": false, "message": why} (a value refused, an engine
+    without a usable Value, an error the reader's engine raised). The preset's "graph" and
+    "leaves" are the page's graph's, so a next Run names the same leaves.
+    """
+    Value = BOOK
+    if engine is not None:
+        try:
+            Value = load(engine)
+        except EngineError as error:
+            return {"ok": False, "message": str(error)}
+    ran = "micrograd" if engine is None else "your engine"
     try:
         labels = {f"n{i}": node["label"] or f"n{i}" for i, node in enumerate(graph)}
         parsed = {i: parse_value(text, labels.get(i, i)) for i, text in values.items()
                   if i in labels and not graph[int(i[1:])]["parents"]}
-        root = rebuild(graph, parsed)
-        data = replay(root)
+        with installed(Value):
+            root = rebuild(graph, parsed)
+            data = replay(root)
+            dot = draw(root).source
     except (ValueError, ArithmeticError) as error:
         return {"ok": False, "message": str(error)}
-    return {"ok": True, "preset": data, "dot": draw(root).source}
+    except Exception as error:  # the reader's engine may raise anything
+        if engine is None:
+            raise
+        return {"ok": False, "message": f"your engine raised {type(error).__name__}: {error}"}
+    if engine is not None:
+        data["graph"] = [dict(node, **({"data": parsed.get(f"n{i}", node.get("data"))} if not node["parents"] else {}))
+                         for i, node in enumerate(graph)]
+        data["leaves"] = [{"id": f"n{i}", "label": node["label"], "value": repr(node["data"])}
+                          for i, node in enumerate(data["graph"]) if not node["parents"] and node["label"]]
+    return {"ok": True, "preset": data, "dot": dot, "engine": ran}
