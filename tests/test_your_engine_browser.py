@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from scripts import ROOT
+from tests.test_widgets import stepper_view
 
 ENGINES = ROOT / "tests" / "engines"
 SHOTS = Path("/work/notes/shots")
@@ -286,4 +287,82 @@ def test_a_passed_whole_engine_exercise_is_your_engine_and_code_without_a_value_
     assert re.fullmatch(r"Stopped in .+: Stopped\. Python was shut down; the next Run starts it again\. The map "
                         r"shows the chapters before it\.", status), status
     assert page.evaluate(f"() => {MAP}.timing") is None
+    page.context.close()
+
+
+def to_the_end(widget):
+    for name in ("Next forward step", "Next backward step"):
+        button = widget.get_by_role("button", name=name, exact=True)
+        while button.is_enabled():
+            button.click()
+
+
+def draw_and_check(page):
+    """Press Draw and check; the progress line once the result is shown, and the ms it took."""
+    page.evaluate("() => { document.querySelector('.bv-pg__progress').textContent = ''; }")
+    page.get_by_role("button", name="Draw and check").click()
+    page.wait_for_function("() => /Ran on/.test(document.querySelector('.bv-pg__progress').textContent)",
+                           timeout=120_000)
+    ms = page.evaluate("() => document.querySelector('.bv-playground').playground.timing.totalMs")
+    return page.locator(".bv-pg__progress").text_content(), ms
+
+
+def test_a_stepper_and_the_playground_run_on_a_buggy_engine_show_its_numbers_and_say_so(browser, origin):
+    """Issue 28, items 1 and 3: with the switch on the reader's engine (= for +=), chapter 4's
+    stepper b = a·a, run with a = 3, steps through that engine's own backward pass: a.grad
+    ends at 3, not micrograd's 6, and the step says what it wrote; the playground builds the
+    expression with it, and checked against micrograd lights the first node whose grad differs
+    with both numbers and names the cause. Before, both ran micrograd and said so."""
+    page = engine_page(browser, origin)
+    give_engine(page, "assign")
+    page.goto(origin + "/04-engine/")
+    widget = page.locator(".bv-stepper").first
+    widget.scroll_into_view_if_needed()
+    widget.get_by_label("a", exact=True).fill("3")
+    widget.get_by_role("button", name="Run with these values").click()
+    page.wait_for_function("() => /^Traced by your engine in your browser with a = 3:/.test("
+                           "document.querySelector('.bv-widget__leaf-note')?.textContent)", timeout=120_000)
+    to_the_end(widget)
+    fields = stepper_view(widget)["fields"]
+    grads = {node: text for node, texts in fields.items() for text in texts if text.startswith("grad")}
+    assert sorted(grads.values()) == ["grad 1.0000", "grad 3.0000"], grads  # micrograd: 6 for a
+    widget.get_by_role("button", name="Back one step", exact=True).click()
+    assert "a.grad became 3, not 3 + 3 × 1 = 6." in stepper_view(widget)["caption"]
+
+    page.goto(origin + "/playground/")
+    against = page.get_by_role("group", name="Check against:")
+    assert against.is_visible()
+    page.get_by_label("Expression").fill("a * b + a")
+    page.get_by_label("Leaf values").fill("a = 2, b = -3")
+    against.get_by_role("radio", name="micrograd").check()
+    progress, _ = draw_and_check(page)
+    assert "Built, traced and checked by your engine in" in progress, progress
+    assert progress.endswith("Ran on your engine, checked against micrograd."), progress
+    assert page.get_by_role("columnheader", name="micrograd's grad").is_visible()
+    summary = page.locator(".bv-pg__fail").first.text_content()
+    assert summary.startswith("Your engine's grads differ from micrograd's. The first node, in reverse topological "
+                              "order, whose grad differs is a, lit on the graph: micrograd gives grad −2, your "
+                              "engine −3. Likely cause: = instead of +="), summary
+    lit = page.locator(".bv-pg__graph g.node", has_text="micrograd: grad")
+    assert lit.count() == 1 and "grad -3.0000" in lit.text_content() and "micrograd: grad -2.0000" in lit.text_content()
+    rows = page.locator(".bv-pg__table tbody tr").all_inner_texts()
+    assert rows[0].split("\t")[:3] == ["a", "−3", "−2"], rows
+    against.get_by_role("radio", name="finite differences").check()
+    progress, _ = draw_and_check(page)
+    assert progress.endswith("Ran on your engine."), progress
+    assert page.get_by_role("columnheader", name="finite differences").is_visible()
+    assert page.locator(".bv-pg__table tbody tr").first.inner_text().split("\t")[1] == "−3", "your engine's grad"
+
+    # Back on micrograd: nothing to check against, and it says what ran. Then the first Run after
+    # switching to the reader's engine, Python up (budget 0.5 s).
+    page.get_by_role("radio", name="micrograd", exact=True).first.check()
+    assert not against.is_visible(), "no engine of the reader's: nothing to check against"
+    progress, ms_micrograd = draw_and_check(page)
+    assert progress.endswith("Ran on micrograd."), progress
+    page.get_by_role("radio", name="your engine", exact=True).check()
+    page.wait_for_function("() => !document.querySelector('.bv-pg__against').hidden")
+    progress, ms_yours = draw_and_check(page)
+    assert progress.endswith("Ran on your engine."), progress
+    print(f"\nPlayground, first Draw and check after switching, Python up (budget 0.5 s): to micrograd "
+          f"{ms_micrograd / 1000:.2f} s, to your engine {ms_yours / 1000:.2f} s")
     page.context.close()

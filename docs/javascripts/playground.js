@@ -8,6 +8,11 @@
 // WebAssembly, viz.js, bound by draw_dot's ids with graph.js), every step of the forward and
 // backward pass, and each leaf's grad beside its estimate. It does no arithmetic.
 //
+// With "Run on: your engine" (engine-switch.js), the reader's Value builds and differentiates
+// the expression, and "Check against: finite differences | micrograd" chooses what its grads
+// are compared with: micrograd's, node by node, lights the first node whose grad differs on
+// the graph, with both numbers, and names the likely cause (all written by playground.py).
+//
 // The two texts live in the URL's fragment (#e=...&v=...), so a link shares them. A link is
 // only data: it fills the two fields, and nothing runs until the reader presses the button.
 //
@@ -15,6 +20,7 @@
 // first press, python.js, its worker and Pyodide, then Graphviz (0.47 MB compressed).
 
 import { element, loadStylesheet } from "./dom.js";
+import { engine } from "./engine-switch.js";
 import { bindGraph, drawStep, edgeAt } from "./graph.js";
 import { drawSVG } from "./viz.js";
 
@@ -54,9 +60,22 @@ export function init(root) {
       });
       return button;
     }));
+  // Shown with the reader's engine on: what its grads are checked against.
+  const againstRadio = (value, text, checked) => element("label", { class: "bv-pg__against-option" },
+    element("input", { type: "radio", name: "bv-pg-against", value, ...(checked ? { checked: "" } : {}) }), ` ${text}`);
+  const against = element("fieldset", { class: "bv-pg__against" },
+    element("legend", { text: "Check against:" }), againstRadio("differences", "finite differences", true),
+    againstRadio("micrograd", "micrograd", false));
+  const showAgainst = () => { against.hidden = engine() === null; };
+  showAgainst();
+  const onEngine = () => { // the switch changed; once another page replaces this one, the listener goes
+    if (!root.isConnected) document.removeEventListener("bv-engine", onEngine);
+    else showAgainst();
+  };
+  document.addEventListener("bv-engine", onEngine);
   const bar = element("div", { class: "bv-pg__bar" }, draw); // python.js puts Stop here during a Run
   const form = element("form", { class: "bv-pg__form", novalidate: "" }, expressionLabel, expression,
-    expressionHelp, valuesLabel, values, valuesHelp, bar, examples);
+    expressionHelp, valuesLabel, values, valuesHelp, against, bar, examples);
   const progress = element("p", { class: "bv-pg__progress", role: "status" });
   const message = element("div", { id: "bv-pg-message", class: "bv-pg__message", role: "alert" });
   const result = element("div", { class: "bv-pg__result", hidden: "" });
@@ -97,7 +116,12 @@ export function init(root) {
     const started = performance.now();
     try {
       const { call } = await import("./python.js");
-      const answer = await call("playground", { expression: expression.value, values: values.value }, {
+      const source = engine();
+      const checked = /** @type {HTMLInputElement | null} */ (against.querySelector("input:checked"));
+      /** @type {import("./calls.js").CallArgs["playground"]} */
+      const args = { expression: expression.value, values: values.value,
+        ...(source ? { engine: source, against: checked?.value === "micrograd" ? "micrograd" : "differences" } : {}) };
+      const answer = await call("playground", args, {
         timeoutMs: TIMEOUT_MS,
         onProgress: (text) => { progress.textContent = text; },
         stopIn: bar,
@@ -108,6 +132,7 @@ export function init(root) {
         message.append(element("p", { class: "bv-pg__fail", text: answer.message }));
         return;
       }
+      /** @type {import("./calls.js").PlaygroundAnswer} */
       const data = answer.report;
       if (!data.ok) {
         progress.textContent = "";
@@ -122,7 +147,8 @@ export function init(root) {
       progress.textContent = (answer.restarted ? `${answer.restarted} ` : "") +
         (answer.coldStart ? `Python started in ${(answer.startMs / 1000).toFixed(1)} s. ` : "") +
         `Built, traced and ${data.check.complete ? "checked" : "checked, where finite differences could be " +
-          "taken,"} by micrograd in ${ms(answer.runMs)}; drawn in ${ms(state.timing.drawMs)}.`;
+          "taken,"} by ${data.engine} in ${ms(answer.runMs)}; drawn in ${ms(state.timing.drawMs)}. ` +
+        `Ran on ${data.engine}${data.against === "micrograd" ? ", checked against micrograd" : ""}.`;
     } catch (error) {
       progress.textContent = "";
       message.append(element("p", { class: "bv-pg__fail", text: `It could not be drawn: ${error.message ?? error}` }));
@@ -135,6 +161,12 @@ export function init(root) {
 
   /** A refused text: the message with its column, and the text with a caret under that column. */
   function refuse(data) {
+    if (data.field === null) { // the reader's engine failed, not a text: no column to point at
+      message.append(element("p", { class: "bv-pg__fail", text: data.message }));
+      state.data = null;
+      result.hidden = true;
+      return;
+    }
     const input = data.field === "values" ? values : expression;
     const name = data.field === "values" ? "Leaf values" : "Expression";
     input.setAttribute("aria-invalid", "true");
@@ -201,8 +233,7 @@ function view(data, svg, link) {
   const summary = element("p", { class: data.check.passed ? "bv-pg__pass" : "bv-pg__fail", text: data.check.text });
   const table = element("div", { class: "bv-pg__table" }, element("table", {},
     element("caption", { text: data.caption }),
-    element("thead", {}, element("tr", {}, ...["leaf", "grad (backward)", "finite differences",
-      "relative error", "check"].map((h) => element("th", { scope: "col", text: h })))),
+    element("thead", {}, element("tr", {}, ...data.columns.map((h) => element("th", { scope: "col", text: h })))),
     element("tbody", {}, ...rows)));
   const share = element("p", { class: "bv-pg__share" }, "Share: ",
     element("a", { href: link, text: "a link to this expression and its values" }),

@@ -1,7 +1,8 @@
 // A stepper's graph traced again with the reader's leaf values (stepper.js loads this on the
-// first "Run with these values"): the reader's Python rebuilds the page's graph from micrograd
-// Values with them and replays it with micrograd.trace (scripts/reader/stepper_trace.py: live, called
-// as "trace_stepper"); Graphviz (viz.js) draws it with draw_dot's ids.
+// first "Run with these values"): the reader's Python rebuilds the page's graph with them and
+// replays it (scripts/reader/stepper_trace.py: live, called as "trace_stepper"), on micrograd, or
+// with "Run on: your engine" (engine-switch.js) on the reader's own Value, whose backward() the
+// steps record; Graphviz (viz.js) draws it with draw_dot's ids. The note says which engine ran it.
 
 const TIMEOUT_MS = 20000;
 
@@ -13,13 +14,18 @@ const TIMEOUT_MS = 20000;
 export async function retrace(p, values, onProgress, bar) {
   const { call } = await import("./python.js");
   const { drawSVG } = await import("./viz.js");
-  const answer = await call("trace_stepper", { graph: p.graph, values }, { timeoutMs: TIMEOUT_MS, onProgress,
+  const { engine } = await import("./engine-switch.js");
+  const source = engine();
+  /** @type {import("./calls.js").CallArgs["trace_stepper"]} */
+  const args = { graph: p.graph, values, ...(source ? { engine: source } : {}) };
+  const answer = await call("trace_stepper", args, { timeoutMs: TIMEOUT_MS, onProgress,
     stopIn: bar, afterStop: bar.querySelector("[data-action=values]") });
   if (answer.kind !== "result") return { message: answer.message };
+  /** @type {import("./calls.js").StepperTrace} */
   const reply = answer.report;
-  if (!reply.ok) return { message: reply.message };
+  if (reply.ok === false) return { message: reply.message };
   const described = p.leaves.map((leaf) => `${leaf.label} = ${values[leaf.id].trim()}`).join(", ");
   const note = (answer.restarted ? `${answer.restarted} ` : "") + // why Python started again, if it did
-    `Traced by micrograd in your browser with ${described}: step through it, or Reset for the page's values.`;
+    `Traced by ${reply.engine} in your browser with ${described}: step through it, or Reset for the page's values.`;
   return { preset: reply.preset, svg: await drawSVG(reply.dot), note };
 }
