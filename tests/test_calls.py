@@ -76,11 +76,10 @@ def test_nothing_composes_python_source_or_a_made_up_block_in_javascript():
     assert "playground" not in (ROOT / "scripts" / "reader" / "run_blocks.py").read_text(encoding="utf-8")
 
 
-ENGINES = ROOT / "tests" / "engines"
-
-
 def engine(name):
-    return (ENGINES / f"{name}.py").read_text(encoding="utf-8")
+    from tests import engines
+
+    return engines.source(name)
 
 
 def a_times_a():

@@ -14,17 +14,30 @@ import micrograd.nn
 from scripts import ROOT
 from scripts.reader import calls, your_engine
 from scripts.reader.exercise_format import load as load_exercise
+from tests import engines
 
 ENGINES = ROOT / "tests" / "engines"
 
 
 def engine(name):
-    return your_engine.load((ENGINES / f"{name}.py").read_text(encoding="utf-8"))
+    return your_engine.load(engines.source(name))
 
 
 def test_the_book_engine_is_the_exercises_solution_word_for_word():
     text = (ENGINES / "book.py").read_text(encoding="utf-8")
     assert load_exercise("whole_engine").solution.strip() in text
+
+
+@pytest.mark.parametrize("name", engines.BUGS)
+def test_each_buggy_engine_is_the_book_engine_with_one_change(name):
+    """A bug is written once, as its change (tests/engines/__init__.py), not as a whole engine."""
+    import difflib
+
+    book, bug = engines.source("book").splitlines(), engines.source(name).splitlines()
+    changed = [line for line in difflib.unified_diff(book, bug, n=0, lineterm="")
+               if line[:1] in "+-" and not line.startswith(("+++", "---", "+# tests/engines/book.py"))]
+    assert len(changed) == 2 and changed[0][0] == "-" and changed[1][0] == "+", changed
+    your_engine.load(engines.source(name))  # and it is an engine
 
 
 @pytest.mark.parametrize("name, shape", [("book", "book"), ("lecture", "lecture"), ("assign", "book")])
@@ -131,7 +144,7 @@ BLOCKS = [{"line": 1, "kind": "code", "hidden": False, "figure": False, "skip": 
 
 
 def test_diagnose_lights_the_first_node_and_names_the_cause():
-    source = (ENGINES / "assign.py").read_text(encoding="utf-8")
+    source = engines.source("assign")
     found = calls.call("diagnose", {"blocks": BLOCKS, "upto": 1, "edits": {}, "source": source})
     assert found["ok"] and found["name"] == "g" and "+=" in found["cause"]
     assert your_engine.LIT in found["dot"] and f"your engine: grad {found['difference']['got']:.4f}" in found["dot"]
@@ -154,17 +167,18 @@ def test_the_calls_check_an_engine_and_run_blocks_on_it():
     assert "applies" not in plain["results"][0] and plain["results"][2]["status"] == "differs"
 
 
-def run_engine(name, *pages):
-    done = subprocess.run([sys.executable, "-m", "pytest", "--engine", str(ENGINES / f"{name}.py"), "-n", "0",
+def run_engine(name, *pages, directory=None):
+    path = ENGINES / f"{name}.py" if name in engines.FILES else engines.write(name, directory)
+    done = subprocess.run([sys.executable, "-m", "pytest", "--engine", str(path), "-n", "0",
                            "-p", "no:randomly", "-q", *pages], cwd=ROOT, capture_output=True, text=True)
     return done.stdout
 
 
-def test_pytest_engine_passes_a_correct_engine_and_names_the_node_and_cause_for_a_buggy_one():
+def test_pytest_engine_passes_a_correct_engine_and_names_the_node_and_cause_for_a_buggy_one(tmp_path):
     out = run_engine("book", "docs/03-backprop-by-hand.md", "docs/04-engine.md")
     assert "failed" not in out.splitlines()[-1], out[-3000:]
     assert "your engine (" in out and "not applicable" in out
     out = run_engine("lecture", "docs/01-computational-graphs.md", "docs/04-engine.md")  # _prev a set
     assert "failed" not in out.splitlines()[-1], out[-3000:]
-    out = run_engine("assign", "docs/04-engine.md")
+    out = run_engine("assign", "docs/04-engine.md", directory=tmp_path)
     assert "likely cause: = instead of +=" in out and "micrograd" in out, out[-3000:]

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from scripts import ROOT
+from tests import engines
 from tests.test_widgets import stepper_view
 
 ENGINES = ROOT / "tests" / "engines"
@@ -31,12 +32,12 @@ def engine_page(browser, origin, **context):
 
 
 def give_engine(page, name, how="paste"):
-    """Paste tests/engines/<name>.py and press Use this code, or choose the file, as a reader would;
-    the status once it is checked."""
+    """Paste the engine `name` of tests/engines/ and press Use this code, or choose its file (book,
+    lecture), as a reader would; the status once it is checked."""
     if how == "file":
         page.get_by_label("or choose a file:").set_input_files(ENGINES / f"{name}.py")
     else:
-        page.get_by_label("Paste your engine").fill((ENGINES / f"{name}.py").read_text(encoding="utf-8"))
+        page.get_by_label("Paste your engine").fill(engines.source(name))
         page.get_by_role("button", name="Use this code").click()
     status = page.locator(".bv-map__status")
     page.wait_for_function("() => /passed its check|did not pass/.test("
@@ -135,7 +136,7 @@ def test_a_correct_engine_maps_the_book_without_a_failure(browser, origin, name,
     page.context.close()
 
 
-BUGS = {  # tests/engines/<name>.py: the classic mistake, and how the cause begins
+BUGS = {  # tests/engines/__init__.py's bugs: the classic mistake, and how the cause begins
     "assign": "Likely cause: = instead of +=",
     "no_upstream": "Likely cause: the upstream factor left out",
     "reversed_order": "Likely cause: a wrong visit order",
@@ -145,10 +146,10 @@ BUGS = {  # tests/engines/<name>.py: the classic mistake, and how the cause begi
 
 @pytest.mark.parametrize("name", BUGS)
 def test_a_buggy_engine_shows_its_failures_and_a_lit_node_with_both_numbers_and_the_cause(browser, origin, name):
-    """Each classic bug of tests/engines/: the map shows failures, each linked to its block with
-    the page's output beside the reader's; Node by node, pressed from the keyboard on the first
-    failure that has a graph whose grads differ, lights that node with both numbers and names the
-    cause."""
+    """Each classic bug of tests/engines/ (the book's engine with one change): the map shows
+    failures, each linked to its block with the page's output beside the reader's; Node by node,
+    pressed from the keyboard on the first failure that has a graph whose grads differ, lights
+    that node with both numbers and names the cause."""
     page = engine_page(browser, origin)
     give_engine(page, name)
     result = run_book(page)
