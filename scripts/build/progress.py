@@ -17,9 +17,7 @@ kept in their browser only (localStorage): no account, no server.
 
 import json
 import re
-from pathlib import Path
 
-from scripts.build.page_runs import Page, runs
 from scripts.build.sources import source_of
 
 TOTALS = "progress.json"
@@ -41,15 +39,15 @@ def checks_of_notebook(path):
     return {"quizzes": quiz_count(path), "exercises": []}
 
 
-def totals(files, docs_dir):
+def totals(files, docs_dir, runs):
     """The TOTALS JSON text for the build's `files` (MkDocs Files) of the documentation pages.
 
-    The Markdown pages' runs come from scripts.build.page_runs' cache (the pages hook ran
-    them when the build began; a page not cached runs now)."""
+    runs: {src_uri: scripts.build.page_runs.Run} of the build's Markdown pages (the runs that
+    put the quizzes and exercises on the pages: scripts.build.site_build.SiteBuild.page_runs);
+    KeyError for a Markdown chapter without one."""
     pages = [f for f in files.documentation_pages() if CHAPTER.fullmatch(f.src_uri)]
     markdown = [f for f in pages if f.src_uri.endswith(".md")]
-    found = runs([Page(f.src_uri, Path(f.abs_src_path)) for f in markdown])
-    checks = {f.url: checks_of_run(found[f.src_uri].result["outputs"]) for f in markdown}
+    checks = {f.url: checks_of_run(runs[f.src_uri].result["outputs"]) for f in markdown}
     for f in pages:
         source = source_of(f.src_uri, docs_dir)
         if f.src_uri.endswith(".ipynb") and source.suffix == ".py":

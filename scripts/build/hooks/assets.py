@@ -2,12 +2,7 @@
 KaTeX's stylesheet and fonts, the Pyodide runtime, Graphviz and DOMPurify (scripts/build/site_assets.py
 says which)."""
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # loaded by path: make `scripts` importable
-sys.dont_write_bytecode = True  # a __pycache__ under a watched folder would make `serve` rebuild again
-
+import _repository  # noqa: F401  (scripts/build/hooks/_repository.py: `scripts` importable)
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 

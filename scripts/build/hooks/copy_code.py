@@ -5,11 +5,7 @@ cannot name them itself (`!!python/name:scripts...` fails: `scripts` is not
 importable while MkDocs reads its config).
 """
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # loaded by path: make `scripts` importable
-sys.dont_write_bytecode = True  # a __pycache__ under a watched folder would make `serve` rebuild again
+import _repository  # noqa: F401  (scripts/build/hooks/_repository.py: `scripts` importable)
 
 from scripts.pages.copy_code import LANGUAGES, custom_fences
 

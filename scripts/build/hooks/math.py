@@ -7,12 +7,7 @@ KaTeX's HTML goes in after the search plugin has read the page, which then
 indexes each formula's TeX.
 """
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # loaded by path: make `scripts` importable
-sys.dont_write_bytecode = True  # a __pycache__ under a watched folder would make `serve` rebuild again
-
+import _repository  # noqa: F401  (scripts/build/hooks/_repository.py: `scripts` importable)
 from mkdocs.exceptions import PluginError
 
 from scripts.pages.katex import KatexError, KatexExtension, render_wrappers

@@ -11,38 +11,33 @@ that installs what it needs (scripts/notebooks/notebook_download.py).
 
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from urllib.parse import urljoin
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # loaded by path: make `scripts` importable
-sys.dont_write_bytecode = True  # a __pycache__ under a watched folder would make `serve` rebuild again
-
+import _repository  # noqa: F401  (scripts/build/hooks/_repository.py: `scripts` importable)
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
 from scripts import ROOT
+from scripts.build.site_build import SiteBuild
 from scripts.notebooks import wheel
 from scripts.notebooks.notebook_download import download_notebook, for_download
 from scripts.notebooks.training_notebook import notebook_chapters, site_notebook_path
 
-_pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="notebook")
-_runs = {}  # docs/NN-*.py (str) -> Future of the process that runs and prepares it
-
 
 def on_pre_build(config):
+    build = SiteBuild.of(config)
     for path in notebook_chapters(config["docs_dir"]):
         if not site_notebook_path(path).exists():  # a fresh process: always the current code
-            _runs[str(path)] = _pool.submit(subprocess.run, _command(path), cwd=ROOT, capture_output=True,
-                                            text=True)
+            _run(build, path)
 
 
 @event_priority(40)  # the contract with mkdocs-jupyter: it wraps .ipynb pages in its on_files (0)
 def on_files(files, config):
+    build = SiteBuild.of(config)
     for source in [f for f in files if f.src_uri in {p.name for p in notebook_chapters(config["docs_dir"])}]:
         files.remove(source)
-        prepared = _prepared(source)
+        prepared = _prepared(build, source)
         files.append(File(prepared.name, str(prepared.parent), config["site_dir"], config["use_directory_urls"]))
         stem = prepared.stem
         url = File(f"{stem}.md", config["docs_dir"], config["site_dir"], config["use_directory_urls"]).url
@@ -52,18 +47,24 @@ def on_files(files, config):
     return files
 
 
-def _prepared(source):
+def _prepared(build, source):
     """The prepared notebook's path, once the process that runs it has ended (the one
     on_pre_build started, or one started now if the notebook or micrograd/ changed since).
     PluginError with the failing cell and its traceback if it failed."""
     path = source.abs_src_path
-    run = _runs.pop(path, None)
-    if run is None and not site_notebook_path(path).exists():
-        run = _pool.submit(subprocess.run, _command(path), cwd=ROOT, capture_output=True, text=True)
+    run = None
+    if build.started(_job(path)) or not site_notebook_path(path).exists():
+        run = _run(build, path)
     if run is not None and (result := run.result()).returncode != 0:
         raise PluginError(f"docs/{source.src_uri}: the notebook failed\n{result.stderr[-5000:]}")
     return site_notebook_path(path)
 
 
-def _command(path):
-    return [sys.executable, "-m", "scripts.notebooks.training_notebook", str(path)]
+def _run(build, path):
+    """The Future of the process that runs and prepares the notebook at `path`: one per build."""
+    command = [sys.executable, "-m", "scripts.notebooks.training_notebook", str(path)]
+    return build.start(_job(path), subprocess.run, command, cwd=ROOT, capture_output=True, text=True)
+
+
+def _job(path):
+    return f"notebook {path}"

@@ -1,8 +1,9 @@
 """MkDocs hook: run every Markdown page at build time and put what its directives built in place.
 
 The runs (scripts/build/page_runs.py: each page in a fresh process, cached on its text and the
-code it runs) start as a future when the build starts, beside the training notebook's,
-and are collected in on_files. Their files (figures, traces, the page as a notebook, with
+code it runs) start as a future when the build starts, beside the training notebook's, and are
+collected in on_files: the build's one computation of them (scripts/build/site_build.py), which
+progress.json reads too. Their files (figures, traces, the page as a notebook, with
 the install cell of scripts.notebooks.notebook_download.for_download, which the cached run leaves
 out: it does not depend on site_url) enter the build through File.generated, never
 written into docs/. A failing example or directive fails the build with
@@ -14,27 +15,19 @@ MkDocs renders it again.
 
 import multiprocessing.forkserver
 import os
-import sys
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from urllib.parse import urljoin
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # loaded by path: make `scripts` importable
-sys.dont_write_bytecode = True  # a __pycache__ under a watched folder would make `serve` rebuild again
-os.environ["PYTHONDONTWRITEBYTECODE"] = "1"  # ... nor in the processes that run pages
-os.environ.setdefault("MPLBACKEND", "Agg")
-
+import _repository  # noqa: F401  (scripts/build/hooks/_repository.py: `scripts` importable)
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
-from scripts.build.page_runs import Page, PageError, fork_server, place_outputs, runs
+from scripts.build.page_runs import PageError, fork_server, place_outputs
+from scripts.build.site_build import SiteBuild
 from scripts.notebooks import wheel
 from scripts.notebooks.notebook_download import for_download
 from scripts.pages.number_sources import NumberSourceError, link_numbers
 
-_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pages")
-_started = {}  # "runs": the Future of every docs/**/*.md page's run, from on_pre_build
-_runs = {}  # page src_uri -> scripts.build.page_runs.Run, for on_page_markdown
+os.environ.setdefault("MPLBACKEND", "Agg")  # the pages' and the notebooks' processes draw to files
 
 
 def on_startup(command, dirty):
@@ -46,19 +39,15 @@ def on_startup(command, dirty):
 
 
 def on_pre_build(config):
-    docs = Path(config["docs_dir"])
-    pages = [Page(path.relative_to(docs).as_posix(), path) for path in sorted(docs.rglob("*.md"))]
-    _started["runs"] = _pool.submit(runs, pages)
+    SiteBuild.of(config).page_runs()  # started now, beside the training notebook's run
 
 
 def on_files(files, config):
     pages = [f for f in files.documentation_pages() if f.src_uri.endswith(".md")]
     try:
-        found = _started.pop("runs").result()
+        found = SiteBuild.of(config).page_runs().result()
     except PageError as error:
         raise PluginError(str(error)) from None
-    _runs.clear()
-    _runs.update(found)
     for page in pages:
         run = found[page.src_uri]
         if run.ran and os.path.exists(page.abs_dest_path):  # stale: serve --dirty renders it again
@@ -72,7 +61,7 @@ def on_files(files, config):
 
 
 def on_page_markdown(markdown, page, config, files):
-    run = _runs.get(page.file.src_uri)
+    run = SiteBuild.of(config).page_runs().result().get(page.file.src_uri)
     if run is None:
         return markdown
     where = f"docs/{page.file.src_uri}"

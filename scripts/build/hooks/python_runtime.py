@@ -12,29 +12,28 @@
   visible blocks (run-blocks.js binds one Run button to each rendered Python
   block, in order, and checks the count), and brings run-blocks.js.
 - The chapters' checks (quizzes, exercises) as progress.json (scripts/build/progress.py), for
-  the reader's progress (progress.js); made once every page's run is known.
+  the reader's progress (progress.js); made once every page's run is known, from the runs the
+  pages hook put on the page (the same Future: scripts/build/site_build.py).
 """
 
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # loaded by path: make `scripts` importable
-sys.dont_write_bytecode = True  # a __pycache__ under a watched folder would make `serve` rebuild again
-
+import _repository  # noqa: F401  (scripts/build/hooks/_repository.py: `scripts` importable)
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 from scripts.build import progress
 from scripts.build.editor_bundle import EDITOR_SOURCE, BundleError, editor_bundle
+from scripts.build.page_runs import PageError
+from scripts.build.site_build import SiteBuild
 from scripts.build.site_python import PYTHON_ZIP, python_zip, runtime_attributes
 from scripts.pages import blocks
 
-_zip = {}  # "bytes": the site's Python zip of this build
-
 
 def on_files(files, config):
-    _zip["bytes"] = python_zip()
-    files.append(File.generated(config, PYTHON_ZIP, content=_zip["bytes"]))
+    build = SiteBuild.of(config)
+    build.python_zip = python_zip()
+    files.append(File.generated(config, PYTHON_ZIP, content=build.python_zip))
     for file in list(files):
         if file.src_uri.startswith("exercises/") or file.src_uri == EDITOR_SOURCE:
             files.remove(file)  # the zip holds the exercises; the bundle replaces the editor source
@@ -50,7 +49,8 @@ def on_files(files, config):
 def on_page_markdown(markdown, page, config, files):
     if not page.file.src_uri.endswith(".md"):
         return markdown
-    runtime = f'<div class="bv-python" hidden {runtime_attributes(page.url, _zip["bytes"])}></div>\n'
+    python_zip = SiteBuild.of(config).python_zip
+    runtime = f'<div class="bv-python" hidden {runtime_attributes(page.url, python_zip)}></div>\n'
     try:
         run = blocks.run_markup(page.file.src_uri, page.url, files) if blocks.runnable(page.file.src_uri) else ""
     except LookupError as error:
@@ -59,5 +59,9 @@ def on_page_markdown(markdown, page, config, files):
 
 
 def on_env(env, config, files):
-    files.append(File.generated(config, progress.TOTALS, content=progress.totals(files, config["docs_dir"])))
+    try:  # the build's one computation of the pages' runs (scripts/build/site_build.py)
+        found = SiteBuild.of(config).page_runs().result()
+    except PageError as error:
+        raise PluginError(str(error)) from None
+    files.append(File.generated(config, progress.TOTALS, content=progress.totals(files, config["docs_dir"], found)))
     return env

@@ -13,23 +13,19 @@ It also serves the engine's wheel, downloads/<its file name> (scripts/notebooks/
 every downloaded notebook installs.
 """
 
-import sys
 from pathlib import Path, PurePosixPath
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # loaded by path: make `scripts` importable
-sys.dont_write_bytecode = True  # a __pycache__ under a watched folder would make `serve` rebuild again
-
+import _repository  # noqa: F401  (scripts/build/hooks/_repository.py: `scripts` importable)
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
+from scripts.build.site_build import SiteBuild
 from scripts.build.sources import source_of, source_page
 from scripts.notebooks import wheel
 
-_links = {}  # page src_uri -> {"page_source_url": ..., "page_notebook_url": ...}
-
 
 def on_files(files, config):
-    _links.clear()
+    links_of = SiteBuild.of(config).page_links
     docs = Path(config["docs_dir"])
     shown = PurePosixPath(docs.resolve().relative_to(Path(config["config_file_path"]).resolve().parent)
                           ) if config["config_file_path"] else PurePosixPath("docs")
@@ -44,12 +40,12 @@ def on_files(files, config):
         links = {"page_source_url": get_relative_url(html, page.url)}
         notebook = f"{PurePosixPath(page.src_uri).with_suffix('')}/{PurePosixPath(name).stem}.ipynb"
         links["page_notebook_url"] = get_relative_url(notebook, page.url)
-        _links[page.src_uri] = links
+        links_of[page.src_uri] = links
     engine = wheel.wheel()
     files.append(File.generated(config, f"{wheel.SERVED_AT}/{engine.name}", abs_src_path=str(engine)))
     return files
 
 
 def on_page_context(context, page, config, nav):
-    context.update(_links.get(page.file.src_uri, {}))
+    context.update(SiteBuild.of(config).page_links.get(page.file.src_uri, {}))
     return context

@@ -1,0 +1,78 @@
+"""The MkDocs hooks (scripts/build/hooks/) share one build's state, scripts/build/site_build.py's
+SiteBuild: made for each build's config, so nothing of one build reaches the next (MkDocs loads
+a hook once per process: `serve` and a test build many times with the same modules), and the
+Markdown pages' runs computed once per build, for the pages and for progress.json alike."""
+
+import json
+import re
+
+import pytest
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+from mkdocs.exceptions import Abort
+
+from scripts import ROOT
+from scripts.build import page_runs
+from scripts.build.site_build import SiteBuild
+
+HOOKS = ["pages.py", "python_runtime.py"]  # the runs' two readers: the pages, progress.json
+
+
+def tiny_site(folder, page, quizzes):
+    """mkdocs.yml of a site in `folder` whose one chapter, docs/`page`, has `quizzes` quizzes."""
+    docs = folder / "docs"
+    docs.mkdir(parents=True)
+    quiz = '!!! question "Check"\n    <!-- quiz: number(x, answer=2) -->\n\n'
+    (docs / page).write_text(f"# A chapter\n\n```python\n>>> x = 2\n```\n\n{quiz * quizzes}", encoding="utf-8")
+    config = folder / "mkdocs.yml"
+    config.write_text(json.dumps({  # YAML is a superset of JSON
+        "site_name": "tiny", "site_url": "http://127.0.0.1:8000/", "docs_dir": str(docs),
+        "hooks": [str(ROOT / "scripts" / "build" / "hooks" / hook) for hook in HOOKS],
+        "markdown_extensions": ["admonition", "attr_list", "pymdownx.superfences"],
+    }), encoding="utf-8")
+    return config
+
+
+def test_two_builds_in_one_process_each_run_their_own_pages_once(tmp_path, monkeypatch):
+    """Two sites built one after the other by the same hook modules: each build asks for its
+    pages' runs once (the pages hook and progress.json read the same ones), and each site shows
+    only its own page's checks."""
+    calls = []
+    runs = page_runs.runs
+
+    def counted(pages):
+        calls.append([page.src_uri for page in pages])
+        return runs(pages)
+
+    monkeypatch.setattr(page_runs, "runs", counted)
+    for name, quizzes in [("01-first-build.md", 1), ("01-second-build.md", 2)]:
+        site = tmp_path / name / "site"
+        build(load_config(str(tiny_site(tmp_path / name, name, quizzes)), site_dir=str(site), strict=True))
+        chapter = name.removesuffix(".md")
+        assert calls[-1] == [name] and len(calls) == quizzes, calls
+        progress = json.loads((site / "progress.json").read_text(encoding="utf-8"))
+        assert progress == {"pages": {f"{chapter}/": {"quizzes": quizzes, "exercises": []}}}
+        html = (site / chapter / "index.html").read_text(encoding="utf-8")
+        assert html.count('class="bv-quiz" ') == quizzes and 'class="bv-python"' in html
+
+
+def test_each_config_gets_a_build_of_its_own_whose_jobs_start_once(tmp_path):
+    first, second = (load_config(str(tiny_site(tmp_path / name, "01-a.md", 0))) for name in "ab")
+    assert SiteBuild.of(first) is SiteBuild.of(first)
+    assert SiteBuild.of(second) is not SiteBuild.of(first)
+    started = []
+    job = SiteBuild.of(first).start("job", started.append, "ran")
+    assert SiteBuild.of(first).start("job", started.append, "again") is job
+    job.result()
+    assert started == ["ran"] and SiteBuild.of(first).started("job")
+    assert not SiteBuild.of(second).started("job")
+
+
+def test_a_failing_page_fails_the_build_with_its_page_and_line(tmp_path, caplog):
+    """The runs' Future holds the page's failure; the pages hook reports it as before."""
+    config = tiny_site(tmp_path, "01-broken.md", 0)
+    page = tmp_path / "docs" / "01-broken.md"
+    page.write_text("# Broken\n\n```python\n>>> 1 / 0\n1\n```\n", encoding="utf-8")
+    with pytest.raises(Abort):
+        build(load_config(str(config), site_dir=str(tmp_path / "site"), strict=True))
+    assert re.search(r"docs/01-broken\.md:4: .*ZeroDivisionError", caplog.text, re.DOTALL), caplog.text
