@@ -7,6 +7,7 @@ import os
 import pickle
 import socket
 import time
+import types
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -14,7 +15,8 @@ import pytest
 
 from scripts import ROOT
 from tests import helpers
-from tests.helpers import BOUND, BROWSER_ARGS, chromium, mkdocs_build, serve_site
+from tests.chapter_page import ORDER, block, measured
+from tests.helpers import BOUND, BROWSER_ARGS, foreign, mkdocs_build, recorded, serve_site
 
 # The order in which pytest-xdist hands out modules (pyproject.toml: --no-loadscope-reorder).
 # The longest first, a minute or so each in Chromium, and the short ones fill in around
@@ -26,8 +28,9 @@ from tests.helpers import BOUND, BROWSER_ARGS, chromium, mkdocs_build, serve_sit
 # The notebooks-anywhere test, the longest (75-160 s, pip's installs most of it), goes
 # first: it makes its Jupyter environment while the other worker builds the site.
 LONGEST = ["tests/test_notebooks_anywhere.py", "tests/test_browser.py", "tests/test_engine.py",
-           "docs/10-under-the-hood.md", "tests/test_prose_numbers.py", "tests/test_browser_python.py",
-           "tests/test_notebook.py", "tests/test_widgets.py"]
+           "docs/10-under-the-hood.md", "tests/test_prose_numbers.py", "tests/test_run_browser.py",
+           "tests/test_exercises_browser.py", "tests/test_notebook.py", "tests/test_box_python.py",
+           "tests/test_widgets.py", "tests/test_engine_numerics.py"]
 
 
 def pytest_collection_modifyitems(items):
@@ -125,6 +128,17 @@ def served_site(site_build, site):
         pytest.fail(f"cannot serve the site at {url}, the address it was built for: {error}")
 
 
+@pytest.fixture()
+def page(browser, origin):
+    """A fresh page; it fails the test on any console error or request to another host."""
+    context = browser.new_context()
+    page = recorded(context.new_page())
+    yield page
+    context.close()
+    assert page.errors == [], page.errors
+    assert foreign(page.requests, origin) == []
+
+
 @pytest.fixture(scope="module")
 def elsewhere():
     """Another origin that answers anything and records what reaches it (tests/helpers.py:
@@ -204,7 +218,7 @@ def _wait_for_widgets(page):
 def browser():
     """Debian's Chromium under Playwright (never a browser Playwright downloads), as a
     SearchlessBrowser: `browser.real` is the unchanged one."""
-    path = chromium()
+    path = helpers.chromium()
     if not Path(path).exists():
         pytest.skip(f"Chromium is not installed at {path}: `bash scripts/dev.sh test` installs it "
                     "(apt-get install chromium), or set CHROMIUM to a Chromium binary")
@@ -214,6 +228,41 @@ def browser():
         browser = playwright.chromium.launch(executable_path=path, args=BROWSER_ARGS)
         yield SearchlessBrowser(browser)
         browser.close()
+
+
+@pytest.fixture(scope="session")
+def chromium(browser):
+    """Debian's Chromium (tests/conftest.py); the site is the run's one strict build (`site`)."""
+    return browser
+
+
+@pytest.fixture(scope="module")
+def chapter(chromium, origin):
+    """Chapter 4, opened once for a test module (tests/chapter_page.py drives it); every
+    exercise scrolled into view, so every editor is loaded.
+
+    Records each request (the page's and its worker's), with the requests made
+    at load and before any Run, and every uncaught error.
+    """
+    page = chromium.new_page(viewport={"width": 1280, "height": 800})
+    state = types.SimpleNamespace(page=page, origin=origin, requests=[], sizes={}, errors=[], console=[])
+    page.on("request", lambda request: state.requests.append(request.url))
+    page.on("response", lambda response: state.sizes.__setitem__(
+        response.url, int(response.headers.get("content-length") or 0)))
+    page.on("pageerror", lambda error: state.errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and state.console.append(message.text))
+    page.goto(f"{origin}/04-engine/", wait_until="load")  # "networkidle" alone can return mid-parse
+    page.wait_for_load_state("networkidle")
+    state.at_load = list(state.requests)
+    for name in ORDER:
+        block(page, name).scroll_into_view_if_needed()
+        block(page, name).locator(".cm-editor").wait_for()
+    page.wait_for_load_state("networkidle")
+    state.before_run = list(state.requests)
+    yield state
+    page.close()
+    print("\n".join(["", "measured:"] + [f"  {key}: {value}" for key, value in measured.items()]))
+    measured.clear()
 
 
 @pytest.fixture(scope="session")

@@ -60,7 +60,7 @@ def page_urls(site):
 
 # Results the browser's Python (Pyodide) gives differently from the Python the page ran in:
 # {(chapter, a snippet of the block): why}. An entry must still differ: the browser tests
-# (test_browser_python.py, test_live.py) fail when one is gone, so a fixed page drops its entry.
+# (test_run_browser.py, test_live.py) fail when one is gone, so a fixed page drops its entry.
 KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {
     ("07-check-break-fix", "print(check(InputTanhValue, neuron, **NEURON))"):
         "Pyodide's libm rounds tanh differently in the last bit: one finite difference prints "
@@ -173,6 +173,18 @@ def _serve(folder, port, *options):
     server = Server(("127.0.0.1", int(port)), functools.partial(Handler, directory=folder))
     print("serving", server.server_address[1], flush=True)
     server.serve_forever()
+
+
+def stepper_view(widget):
+    """What the stepper shows now: data and grad text of every node, caption, status."""
+    return widget.evaluate("""w => ({
+      fields: Object.fromEntries(Array.from(w.querySelectorAll("g.node[data-id]")).map(g =>
+        [g.dataset.id, Array.from(g.querySelectorAll("text")).map(t => t.textContent)
+           .filter(t => /^(data|grad) /.test(t))])),
+      current: (w.querySelector(".bv-current") || {dataset: {}}).dataset.id || null,
+      caption: w.querySelector(".bv-widget__caption").textContent,
+      status: w.querySelector(".bv-widget__status").textContent,
+    })""")
 
 
 # True once widgets.js has bound every widget of the page shown (it marks the page so).

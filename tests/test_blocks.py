@@ -1,7 +1,7 @@
 """Run any example, without a browser: which pages get Run, the export of a page's blocks
 (scripts/pages/blocks.py: every Python block, in page order, hidden and skipped ones marked,
 lines right), and the runner that runs an export as pytest runs the page
-(scripts/reader/run_blocks.py, in CPython here; tests/test_browser_python.py runs it in Pyodide)."""
+(scripts/reader/run_blocks.py, in CPython here; tests/test_run_browser.py runs it in Pyodide)."""
 
 import builtins
 import html.parser

@@ -1,6 +1,6 @@
 """The one door from the page into the reader's Python (scripts/reader/calls.py): a function's name
 and JSON arguments in, JSON out. The browser's side is python.js's call() (tests/test_live.py,
-tests/test_widgets.py and tests/test_browser_python.py click what uses it); the shapes of both
+tests/test_stepper_edits.py and tests/test_exercises_browser.py click what uses it); the shapes of both
 sides are docs/javascripts/calls.js's types, which TypeScript checks (tests/test_lint.py)."""
 
 import inspect

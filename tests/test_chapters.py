@@ -2,14 +2,17 @@
 learner can finish (under 3,500 words, as `wc -w` counts them, Sybil's skip directives left
 out: they are never shown), figures no taller than a
 screen, a "Sources" line, a quiz in every "Check yourself", and the
-widgets each chapter is promised."""
+widgets each chapter is promised; and, in Debian's Chromium, the text around chapter 4's
+engine and chapter 1's count of nodes as a reader sees them (issue 16)."""
 
 import re
+import urllib.request
 
 import pytest
 from mkdocs.utils.yaml import yaml_load
 
 from scripts import ROOT
+from scripts.reader import exercise_format
 from tests.test_site import CHAPTERS
 
 DOCS = ROOT / "docs"
@@ -97,3 +100,63 @@ def test_no_figure_is_taller_than_a_screen(site, page):
         if shown > SCREEN_PX:
             too_tall.append(f"{svg.name}: {shown:.0f} px tall")
     assert not too_tall, f"{page.name}: {too_tall}"
+
+
+# --- The text around the engine (issue 16) ---------------------------------------------
+
+
+def test_chapter_4_shows_first_the_engine_the_reader_wrote_then_how_micrograd_differs(chromium, origin):
+    """Issue 16: "the whole engine" listed micrograd/engine.py with support.py's helpers,
+    __reduce__ and deque(maxlen=0), far from the home page's "short enough to print on one
+    page". It shows the whole_engine exercise's tested solution, then how engine.py differs,
+    pointing to chapter 10, with engine.py itself folded."""
+    page = chromium.new_page()
+    page.goto(f"{origin}/04-engine/", wait_until="load")
+    section = page.evaluate("""() => {
+        const out = [];
+        for (let node = document.getElementById('the-whole-engine').nextElementSibling;
+             node && node.tagName !== 'H2'; node = node.nextElementSibling) {
+            if (node.matches('.exercise, [class^="bv-run"]')) continue;  // the exercise; Run's bar and output
+            const code = node.matches('div.highlight') ? node.querySelector('code').textContent : null;
+            out.push([node.tagName, code, node.textContent.trim(), node.matches('details') && !node.open,
+                      [...node.querySelectorAll('a')].map(a => a.getAttribute('href'))]);
+        }
+        return out;
+    }""")
+    home = urllib.request.urlopen(f"{origin}/").read().decode()
+    page.close()
+    codes = [(i, code) for i, (_, code, _, _, _) in enumerate(section) if code is not None]
+    first_at, first = codes[0]
+    assert first.strip() == exercise_format.load("whole_engine").solution.strip()
+    assert "__reduce__" not in first and "deque" not in first and len(first.splitlines()) < 80
+    differs = next(row for row in section[first_at + 1:] if row[0] == "P")
+    assert differs[2].startswith("micrograd/engine.py computes the same gradients")
+    assert any(href.endswith("/10-under-the-hood/") for href in differs[4])  # made absolute by Material
+    folded = next(row for row in section[first_at + 1:] if row[0] == "DETAILS")
+    assert folded[3] and "def backward_steps" in folded[2], "engine.py itself, folded"
+    assert "short enough to print on one page" in home
+
+
+def test_chapter_4_explains_three_backward_calls_where_it_shows_them(chromium, origin):
+    """Issue 16: [10.0, 6.0, 6.0] after three backward() calls was not explained there."""
+    page = chromium.new_page()
+    page.goto(f"{origin}/04-engine/", wait_until="load")
+    after = page.evaluate("""() => {
+        const code = [...document.querySelectorAll('div.highlight')]
+            .find(block => block.textContent.includes('[10.0, 6.0, 6.0]'));
+        let node = code.nextElementSibling;
+        while (node && !(node.tagName === 'P' && !node.className)) node = node.nextElementSibling;  // not Run's
+        return node?.innerText;  // as read: a number's source (number-source.js) is not in the line
+    }""")
+    page.close()
+    assert after and "ends at 10 times" in after and "One + deeper" in after and "1, 2, 3" in after, after
+
+
+def test_chapter_1_says_its_61_nodes_count_the_constants(chromium, origin):
+    """Issue 16: "61 nodes" counted the constant nodes without saying so."""
+    page = chromium.new_page()
+    page.goto(f"{origin}/01-computational-graphs/", wait_until="load")
+    text = page.locator("p", has_text="A million paths run through").inner_text()  # 61 is a link to its source
+    page.close()
+    assert "A million paths run through 61 nodes" in text
+    assert "the constant 2 (a node too), a product and a sum" in text

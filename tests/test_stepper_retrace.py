@@ -9,7 +9,7 @@ started, then went back to step 0 without a word."""
 
 import pytest
 
-from tests.test_widgets import stepper_view
+from tests.helpers import stepper_view
 
 STEPS = ("Next forward step", "Next backward step", "Back one step", "Play")
 

@@ -1,56 +1,20 @@
 """The widgets in Chromium, clicked as a reader would: a stepper shows the exported trace at
 every step, an edge tells its local derivative, the diamond's visit order gives 15 or names
-the lost path, a quiz accepts the right answer in its forms and rejects a wrong one; by
-keyboard too, with nothing but the site's own files, and within the page's script budget."""
+the lost path; by keyboard too, with nothing but the site's own files, within the page's script
+budget, and on a phone: every control and edge a 44 px target, buttons at AA contrast.
+tests/test_quizzes_browser.py clicks the quizzes, tests/test_stepper_edits.py edits a stepper's
+leaves. `page` (tests/conftest.py) fails a test on any console error or request to another host."""
 
 import json
 from pathlib import Path
 
-import pytest
-
 from scripts import ROOT
-from tests.helpers import foreign, recorded
+from tests.helpers import stepper_view
 
 SHOTS = Path("/tmp/shots-widgets")
 
 SCRIPT_BUDGET = 30_000  # bytes of our own script a widget page may add, before compression
 WIDGET_SCRIPTS = ["widgets.js", "dom.js", "graph.js", "stepper.js", "visit-order.js", "quiz.js"]
-
-
-@pytest.fixture()
-def page(browser, origin):
-    """A fresh page; it fails the test on any console error or request to another host."""
-    context = browser.new_context()
-    page = recorded(context.new_page())
-    yield page
-    context.close()
-    assert page.errors == [], page.errors
-    assert foreign(page.requests, origin) == []
-
-
-@pytest.fixture(scope="module")
-def chapter_1(browser, origin):
-    """Chapter 1 in one page for the tests that edit a stepper's leaves, in file order: Python
-    starts at the first edit and stays up for the next, as in a reader's visit. It fails the
-    last of them on any console error or request to another host."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = recorded(context.new_page())
-    page.goto(origin + "/01-computational-graphs/")
-    page.origin = origin
-    yield page
-    context.close()
-
-
-def stepper_view(widget):
-    """What the stepper shows now: data and grad text of every node, caption, status."""
-    return widget.evaluate("""w => ({
-      fields: Object.fromEntries(Array.from(w.querySelectorAll("g.node[data-id]")).map(g =>
-        [g.dataset.id, Array.from(g.querySelectorAll("text")).map(t => t.textContent)
-           .filter(t => /^(data|grad) /.test(t))])),
-      current: (w.querySelector(".bv-current") || {dataset: {}}).dataset.id || null,
-      caption: w.querySelector(".bv-widget__caption").textContent,
-      status: w.querySelector(".bv-widget__status").textContent,
-    })""")
 
 
 def test_the_stepper_shows_the_exported_trace_at_every_step(page, origin, site):
@@ -148,86 +112,6 @@ def test_the_visit_order_gives_15_or_names_the_lost_path(page, origin):
         assert widget.get_by_role("button", name=f"Visit {order[-1]} next").is_enabled(), order
         widget.get_by_role("button", name="Reset").click()
         assert widget.get_by_role("button", name="Undo").is_disabled(), order
-
-
-QUIZ_ANSWERS = [
-    ("0.5", "right"), ("0.50", "right"), ("5e-1", "right"), (" .5 ", "right"), ("0.50004", "right"),
-    ("0.6", "wrong"), ("−0.5", "wrong"), ("half", "invalid"), ("", "invalid"),
-]
-
-
-def test_a_quiz_accepts_its_answer_in_every_form_and_rejects_a_wrong_one(page, origin):
-    """Each answer typed into the same quiz in turn, as a reader corrects an answer."""
-    page.goto(origin + "/01-computational-graphs/")
-    quiz = page.locator('.bv-quiz[data-quiz="number"][data-shown="0.5"]')
-    quiz.wait_for(state="visible")
-    expected = {"right": "Right", "wrong": "Not quite", "invalid": "Type a number"}
-    for answer, state in QUIZ_ANSWERS:
-        quiz.get_by_label("Your answer").fill(answer)
-        quiz.get_by_label("Your answer").press("Enter")
-        assert quiz.get_attribute("data-state") == state, answer
-        assert quiz.locator(".bv-quiz__feedback").text_content().startswith(expected[state]), answer
-
-
-def test_an_answer_folds_out_the_explanation_and_a_classic_mistake_is_named(page, origin):
-    """Chapter 4's diamond quiz: 9 is the path through c alone (computed by a wrong visit order),
-    the explanation below opens once answered, and each answer tells the progress display."""
-    page.goto(origin + "/04-engine/")
-    quiz = page.locator('.bv-quiz[data-shown="15"]')
-    quiz.wait_for(state="visible")
-    page.evaluate("""() => { window.checks = [];
-        document.addEventListener("bv-check", e => window.checks.push(e.detail)); }""")
-    answer = quiz.locator("xpath=ancestor::div[contains(@class, 'admonition')]/following-sibling::details[1]")
-    assert answer.get_attribute("open") is None
-    quiz.get_by_label("Your answer").fill("9")
-    quiz.get_by_role("button", name="Check").click()
-    feedback = quiz.locator(".bv-quiz__feedback").text_content()
-    assert "a lost path: a node passed its gradient on before all of it had arrived" in feedback, feedback
-    assert answer.get_attribute("open") is not None  # folded out below, as the home page says
-    quiz.get_by_label("Your answer").fill("15")
-    quiz.get_by_label("Your answer").press("Enter")
-    assert quiz.get_attribute("data-state") == "right"
-    quiz_id = quiz.get_attribute("id").removesuffix("-box")
-    assert page.evaluate("window.checks") == [  # with the answer and its mark, which progress.js keeps
-        {"kind": "quiz", "id": quiz_id, "passed": False, "answer": {"value": "9", "state": "wrong"}},
-        {"kind": "quiz", "id": quiz_id, "passed": True, "answer": {"value": "15", "state": "right"}}]
-
-
-def test_quiz_boxes_get_a_keyboard_with_a_minus_sign(page, origin):
-    """inputmode=decimal gives iOS's keypad, which has no minus; many answers are negative."""
-    page.goto(origin + "/01-computational-graphs/")
-    page.locator(".bv-quiz__input").first.wait_for(state="visible")
-    modes = page.eval_on_selector_all(".bv-quiz__input", "els => els.map(e => e.inputMode)")
-    assert modes and all(mode == "text" for mode in modes), modes
-    # at 1280 px too, the box is as tall as its Check button (it was 28 px beside 45)
-    heights = page.eval_on_selector_all(".bv-quiz__input", """els => els.map(e => [e.offsetHeight,
-        e.parentElement.querySelector('.bv-quiz__check').offsetHeight])""")
-    assert all(box == check for box, check in heights), heights
-
-
-def test_a_negative_answer_reads_with_either_minus_sign(page, origin):
-    page.goto(origin + "/")  # the home page: any page of the site imports the module
-    key = page.evaluate("""() => import("/javascripts/quiz.js").then(m =>
-        [m.parseNumber("−10"), m.parseNumber("-10.0"), m.parseNumber("-1e1"), m.parseNumber("+10"),
-         m.parseNumber("1,0"), m.close(-10, -10.00000000001, 0), m.close(-10, -9.9, 0)])""")
-    assert key == [-10, -10, -10, 10, None, True, False]
-
-
-def test_a_multiple_choice_quiz_says_right_or_wrong_at_once(page, origin):
-    page.goto(origin + "/01-computational-graphs/")
-    quiz = page.locator('.bv-quiz[data-quiz="choice"]').first
-    quiz.wait_for(state="visible")
-    key = int(quiz.get_attribute("data-key"))
-    options = quiz.locator("input[type=radio]")
-    options.nth((key + 1) % options.count()).check()
-    quiz.get_by_role("button", name="Check").click()
-    assert quiz.get_attribute("data-state") == "wrong"
-    # no "Try again": the explanation, answer included, is open once answered
-    assert quiz.locator(".bv-quiz__feedback").text_content() == "Not this one. The explanation is open below."
-    options.nth(key).check()
-    quiz.get_by_role("button", name="Check").click()
-    assert quiz.get_attribute("data-state") == "right"
-    assert page.locator("details.success[open]").count() >= 1  # the explanation folded out below
 
 
 def test_without_javascript_the_widgets_stay_hidden_and_the_figures_stay(browser, origin):
@@ -442,110 +326,6 @@ def test_a_tapped_button_keeps_no_hover_colour_on_a_touch_screen(browser, origin
     context.close()
 
 
-def test_a_leaf_edited_on_the_stepper_is_traced_by_micrograd_in_the_browser_and_reset_restores_the_build(
-        chapter_1, site):
-    """Issue 18, item 2: a = 5 on chapter 1's (a + b)·c, by keyboard: micrograd in Pyodide traces
-    the page's own graph with it, the figure is drawn again with draw_dot's ids, every number
-    is CPython's micrograd's; Reset brings back the build's trace, figure and values."""
-    from micrograd.engine import Value
-    from scripts.reader.stepper_trace import replay
-
-    built = json.loads((site / "01-computational-graphs" / "stepper-1.json").read_text(encoding="utf-8"))
-    preset = built["presets"][0]
-    assert [(n["label"], n["op"]) for n in preset["graph"]] == [
-        ("a", ""), ("b", ""), ("e", "+"), ("c", ""), ("f", "*")]
-    a, b, c = Value(5.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c")
-    e = a + b
-    e.label = "e"
-    f = e * c
-    f.label = "f"
-    expected = replay(f)  # micrograd in CPython
-    f.backward()
-    assert (f.data, a.grad) == (20.0, 10.0)
-
-    page = chapter_1
-    widget = page.locator(".bv-stepper")
-    widget.wait_for(state="visible")
-    page.evaluate("() => { window.buildSvg = document.querySelector('.bv-stepper svg'); }")
-    leaf = widget.get_by_label("a", exact=True)
-    assert leaf.input_value() == "2.0"
-    leaf.focus()
-    page.keyboard.press("Control+A")
-    page.keyboard.type("5")
-    page.keyboard.press("Enter")  # submits the leaves' form; focus stays in the box
-    note = widget.locator(".bv-widget__leaf-note")
-    page.wait_for_function("() => /Traced by micrograd/.test(document.querySelector('.bv-widget__leaf-note')"
-                           ".textContent)", timeout=120_000)
-    assert "a = 5" in note.text_content()
-    page.retrace_ms = page.evaluate("() => document.querySelector('.bv-stepper').retraceMs")
-    assert page.evaluate("() => document.activeElement.id") == leaf.get_attribute("id")
-    assert page.evaluate("() => document.querySelector('.bv-stepper svg') !== window.buildSvg")  # redrawn
-    ids = {g for g in widget.locator("g.node[data-id], g.edge[data-id]").evaluate_all(
-        "gs => gs.map(g => g.dataset.id)")}
-    assert set(preset["edges"]) | {n["id"] for n in preset["nodes"]} <= ids  # draw_dot's ids, the build's
-
-    forward, total = len(expected["forward"]), len(expected["forward"]) + len(expected["backward"])
-    widget.get_by_role("button", name="Next forward step").focus()
-    for step in range(1, total + 1):
-        page.keyboard.press("Enter")  # focus moves on to Next backward step when Next forward step disables
-        view = stepper_view(widget)
-        assert view["status"].startswith(f"Step {step} of {total}")
-        if step <= forward:
-            assert view["caption"] == expected["forwardCaptions"][step - 1]
-        else:
-            assert view["caption"] == expected["backwardCaptions"][step - forward - 1]
-    for i, node in enumerate(expected["nodes"]):
-        assert view["fields"][node["id"]] == [node["data"], expected["backward"][-1]["grads"][i]]
-    assert view["fields"]["n4"] == ["data 20.0000", "grad 1.0000"]  # f = (5 + −3)·10
-    assert view["fields"]["n0"] == ["data 5.0000", "grad 10.0000"]  # ∂f/∂a = c
-
-    widget.get_by_role("button", name="Reset").focus()
-    page.keyboard.press("Enter")
-    assert stepper_view(widget)["status"].startswith(f"Step 0 of {len(preset['forward']) + len(preset['backward'])}")
-    assert leaf.input_value() == "2.0"
-    assert page.evaluate("() => document.activeElement.dataset.action") == "forward"  # focus kept in the widget
-    for _ in preset["forward"]:
-        widget.get_by_role("button", name="Next forward step").click()
-    for _ in preset["backward"]:
-        widget.get_by_role("button", name="Next backward step").click()
-    view = stepper_view(widget)
-    for i, node in enumerate(preset["nodes"]):
-        assert view["fields"][node["id"]] == [node["data"], preset["backward"][-1]["grads"][i]]
-
-
-def test_the_stepper_graph_rebuilt_with_new_leaf_values_is_the_engines_own(site):
-    """scripts.reader.stepper_trace.live, as the browser calls it: the page's graph rebuilt from its
-    exported structure gives the build's replay and DOT with the build's values, the replay of
-    the same expression written out in CPython with new ones, and refuses a value by name."""
-    from micrograd.engine import Value
-    from scripts.reader.stepper_trace import draw, live, rebuild, replay
-
-    for path in sorted(site.glob("*/stepper-*.json")):
-        for preset in json.loads(path.read_text(encoding="utf-8"))["presets"]:
-            answer = json.loads(json.dumps(live(preset["graph"], {})))  # as JSON carries it to the page
-            again = answer["preset"]
-            assert {k: again[k] for k in again} == {k: preset[k] for k in again}, (path, preset["title"])
-            assert answer["dot"] == draw(rebuild(preset["graph"], {})).source
-    x1, x2, w1, w2 = (Value(v, label=n) for v, n in [(2.0, "x1"), (-1.5, "x2"), (-3.0, "w1"), (1.0, "w2")])
-    x1w1, x2w2 = x1 * w1, x2 * w2
-    x1w1.label, x2w2.label = "x1*w1", "x2*w2"
-    total = x1w1 + x2w2
-    total.label = "x1*w1 + x2*w2"
-    n = total + Value(6.8813735870195432, label="b")
-    n.label = "n"
-    o = n.tanh()
-    o.label = "o"  # chapter 1's neuron, written out, with x2 = -1.5
-    chapter = json.loads((site / "01-computational-graphs" / "stepper-1.json").read_text(encoding="utf-8"))
-    neuron = chapter["presets"][1]
-    values = {leaf["id"]: {"x2": "−1.5"}.get(leaf["label"], leaf["value"]) for leaf in neuron["leaves"]}
-    answer = live(neuron["graph"], values)
-    assert answer["preset"] == replay(o)
-    assert answer["dot"] == draw(o).source
-    refused = live(neuron["graph"], {neuron["leaves"][0]["id"]: "two"})
-    assert refused == {"ok": False, "message": f"{neuron['leaves'][0]['label']}: “two” is not a number "
-                                               "(write it like 2, -3 or 0.5)"}
-
-
 EDGE_REACH = """g => {
   const hit = g.querySelector(".bv-hit");
   g.scrollIntoView({block: "center", inline: "center"});
@@ -590,59 +370,3 @@ def test_every_edge_a_reader_taps_is_a_44_px_target_on_a_phone(browser, origin):
     page.touchscreen.tap(point["x"], point["y"])
     assert widget.locator(".bv-widget__edge").text_content() == edge.get_attribute("aria-label")
     context.close()
-
-
-def test_the_neuron_edited_twice_is_traced_again_and_reads_mid_backward_at_every_width(chapter_1):
-    """Chapter 1's neuron, after the test above started Python: x2 = -1.5, then w1 = -2 (the
-    budget is 150 ms from the press to the new trace drawn, printed, not asserted); stepped into
-    the backward pass, it reads at 1280 and 390 px, light and dark (screenshots in SHOTS)."""
-    page = chapter_1
-    widget = page.locator(".bv-stepper")
-    widget.wait_for(state="visible")
-    widget.get_by_role("button", name="the neuron").click()
-    whole = """() => [...document.querySelectorAll('.bv-stepper .bv-widget__leaf')]
-        .filter(box => box.scrollWidth > box.clientWidth).map(box => `${box.id}: ${box.value}`)"""
-    assert page.evaluate(whole) == [], "a leaf's box hides part of its value (b = 6.8813735870195432)"
-    timings = []
-    for label, value in [("x2", "-1.5"), ("w1", "-2")]:
-        page.evaluate("() => { document.querySelector('.bv-stepper').retraceMs = null; }")
-        widget.get_by_label(label, exact=True).fill(value)
-        widget.get_by_role("button", name="Run with these values").click()
-        page.wait_for_function("() => document.querySelector('.bv-stepper').retraceMs", timeout=120_000)
-        timings.append(page.evaluate("() => document.querySelector('.bv-stepper').retraceMs"))
-        assert f"{label} = {value}" in widget.locator(".bv-widget__leaf-note").text_content()
-    cold = getattr(page, "retrace_ms", None)  # set by the test above, when it ran first
-    print("\nmeasured: a leaf edited, press to new trace drawn: "
-          + (f"{cold:.0f} ms with Python's start ((a + b)·c), " if cold is not None else "")
-          + f"the neuron's x2 {timings[0]:.0f} ms (Python starting, if this test ran alone), "
-          f"its w1 {timings[1]:.0f} ms (Python up; budget 150 ms)")
-    forward, backward = (widget.get_by_role("button", name=n) for n in ("Next forward step", "Next backward step"))
-    while forward.is_enabled():
-        forward.click()
-    for _ in range(6):  # mid-way: the neuron's backward pass has more steps than this
-        backward.click()
-    assert backward.is_enabled()
-    status = stepper_view(widget)["status"]
-    assert "backward" in status.lower(), status
-    page.add_style_tag(content="*, *::before, *::after { transition: none !important; }")
-    SHOTS.mkdir(exist_ok=True)
-    for width in [1280, 390]:
-        for scheme in ["default", "slate"]:
-            page.set_viewport_size({"width": width, "height": 900})
-            page.evaluate("s => document.body.setAttribute('data-md-color-scheme', s)", scheme)
-            if width == 390:  # the graph scrolls sideways here: each step brings its node into view
-                for _ in range(2):
-                    backward.click()
-                    inside = page.evaluate("""() => {
-                        const box = document.querySelector('.bv-stepper .bv-widget__graph');
-                        const at = box.querySelector('.bv-current').getBoundingClientRect();
-                        const view = box.getBoundingClientRect();
-                        return [box.scrollWidth > box.clientWidth, at.left >= view.left && at.right <= view.right];
-                    }""")
-                    assert inside == [True, True], inside
-            widget.screenshot(path=str(SHOTS / f"neuron-edited-{width}-{scheme}.png"),
-                              style=".md-header { visibility: hidden }")  # sticky, over a scrolled page
-            wide = page.evaluate("() => document.scrollingElement.scrollWidth")
-            assert wide <= width, (width, wide)
-            assert page.evaluate(whole) == [], width
-    assert page.errors == [] and foreign(page.requests, page.origin) == [], page.errors  # the whole visit
