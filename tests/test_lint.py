@@ -1,5 +1,6 @@
 """The code in this repository passes its linters: ruff on the Python (pyproject.toml, [tool.ruff]),
-import-linter's contracts (.importlinter), ESLint on the browser code (eslint.config.mjs)."""
+import-linter's contracts (.importlinter), ESLint on the browser code (eslint.config.mjs); and no
+test file is longer than a maintainer reads through (600 lines)."""
 
 import importlib.util
 import subprocess
@@ -7,6 +8,17 @@ import sys
 from pathlib import Path
 
 from scripts import ROOT
+
+MAX_TEST_LINES = 600  # issue 26, item 4: a longer test file is split by feature
+
+
+def test_no_test_file_is_longer_than_600_lines():
+    """Every .py file under tests/, helpers and conftest.py included, has at most 600 lines."""
+    lines = {path.relative_to(ROOT).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+             for path in sorted((ROOT / "tests").rglob("*.py"))}
+    assert len(lines) > 30, lines  # the test files were found
+    long = {path: n for path, n in lines.items() if n > MAX_TEST_LINES}
+    assert long == {}, f"over {MAX_TEST_LINES} lines, split by feature: {long}"
 
 
 def test_ruff_check_is_clean():
