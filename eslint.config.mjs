@@ -14,7 +14,7 @@ export default [
     },
   },
   {
-    files: ["docs/javascripts/python-worker.js"],
+    files: ["docs/javascripts/python/python-worker.js"],
     languageOptions: { globals: { ...globals.worker } },
   },
   {

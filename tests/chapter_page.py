@@ -14,7 +14,7 @@ from tests.helpers import KNOWN_DIFFERENCES
 
 ORDER = ["local_add_mul", "local_pow_tanh_exp_relu", "chain_rule", "topological_sort", "backward", "zero_grad",
          "whole_engine"]
-PYTHON_FILES = re.compile(r"/assets/pyodide/|site-python\.zip|/javascripts/python(-worker)?\.js|/blocks\.json")
+PYTHON_FILES = re.compile(r"/assets/pyodide/|site-python\.zip|/javascripts/python/python(-worker)?\.js|/blocks\.json")
 measured = {}  # numbers for the report, printed at the end (run pytest with -s to see them)
 STOPPED = ("Stopped after {seconds} s: the code ran longer than a Run may (an endless loop, a long loop, "
            "or a time.sleep()?). Python was shut down; the next Run starts it again.")

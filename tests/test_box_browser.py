@@ -221,7 +221,8 @@ def test_the_sanitizer_and_the_worker_load_with_the_first_drawing_only_and_are_s
     loaded = [url for url in box.requests if re.search(r"/assets/dompurify/|viz-worker\.js", url)]
     assert any("/assets/dompurify/" in url for url in loaded) and any("viz-worker.js" in url for url in loaded)
     files = {"DOMPurify": next((site / "assets" / "dompurify").glob("*/dist/purify.es.mjs")),
-             "viz-worker.js": site / "javascripts" / "viz-worker.js", "viz.js": site / "javascripts" / "viz.js"}
+             "viz-worker.js": site / "javascripts" / "shared" / "viz-worker.js",
+             "viz.js": site / "javascripts" / "shared" / "viz.js"}
     sizes = {name: (len(path.read_bytes()), len(gzip.compress(path.read_bytes(), 9))) for name, path in files.items()}
     for name, size in sizes.items():
         measured[f"{name} (bytes raw, gzipped)"] = size
@@ -318,7 +319,7 @@ def test_a_large_graph_is_laid_out_off_the_main_thread_and_stop_ends_it(box):
 
 def test_the_time_limit_ends_a_layout_with_a_message_and_the_next_graph_draws(box):
     n = box.block
-    limit = box.evaluate("async () => (await import(new URL('../javascripts/viz.js', location.href).href))"
+    limit = box.evaluate("async () => (await import(new URL('../javascripts/shared/viz.js', location.href).href))"
                          ".TIME_LIMIT_MS")
     assert 1_000 <= limit <= 30_000, limit
     run_code(box, LARGE)

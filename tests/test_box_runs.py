@@ -136,7 +136,7 @@ def test_a_huge_error_in_an_exercise_is_clipped_and_the_page_says_so(engine):
 def test_a_text_python_js_passes_on_is_clipped_too(engine):
     """A worker's own error (a fatal one quotes the reader's text) goes through readerText."""
     shown = engine.page.evaluate("""async () => {
-        const { readerText } = await import(location.origin + '/javascripts/python.js');
+        const { readerText } = await import(location.origin + '/javascripts/python/python.js');
         return readerText('y'.repeat(20000) + '\\u202e'); }""")
     assert shown == "y" * 10_000 + "\n... (cut: the first 10,000 of its 20,001 characters are shown)"
 

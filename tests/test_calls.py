@@ -1,7 +1,7 @@
 """The one door from the page into the reader's Python (scripts/reader/calls.py): a function's name
 and JSON arguments in, JSON out. The browser's side is python.js's call() (tests/test_live.py,
 tests/test_stepper_edits.py and tests/test_exercises_browser.py click what uses it); the shapes of both
-sides are docs/javascripts/calls.js's types, which TypeScript checks (tests/test_lint.py)."""
+sides are docs/javascripts/python/calls.js's types, which TypeScript checks (tests/test_lint.py)."""
 
 import inspect
 import json
@@ -19,7 +19,7 @@ def answer(fn, args):
 
 def test_every_function_the_page_calls_is_in_the_types_and_no_other():
     """calls.js names the functions (CallArgs) and their arguments as FUNCTIONS takes them."""
-    types = (ROOT / "docs" / "javascripts" / "calls.js").read_text(encoding="utf-8")
+    types = (ROOT / "docs" / "javascripts" / "python" / "calls.js").read_text(encoding="utf-8")
     block = re.search(r"@typedef \{\{(.*?)\}\} CallArgs", types, re.S)[1]
     named = dict(re.findall(r"\*\s+(\w+): \{(.*?)\},\n", block))
     assert set(named) == set(calls.FUNCTIONS)
@@ -69,7 +69,7 @@ def test_a_call_the_page_gets_wrong_is_an_error_not_a_crash(fn, args, error):
 def test_nothing_composes_python_source_or_a_made_up_block_in_javascript():
     """Issue 26, item 2: the stepper wrote Python in JavaScript and cut JSON into prints; the
     playground sent a block of kind "playground". Both call a function now."""
-    scripts = {p.name: p.read_text(encoding="utf-8") for p in (ROOT / "docs" / "javascripts").glob("*.js")}
+    scripts = {p.name: p.read_text(encoding="utf-8") for p in (ROOT / "docs" / "javascripts").rglob("*.js")}
     python = re.compile(r"""["'`](from scripts\.|import \w+\\n)|print\(\w+\[""")  # in a string: source
     assert not [n for n, text in scripts.items() if python.search(text)]
     assert not [n for n, text in scripts.items() if 'kind: "playground"' in text]

@@ -322,7 +322,7 @@ def test_the_site_python_zip_is_deterministic_and_self_contained(tmp_path):
 
 
 def test_the_editor_bundle_is_codemirror_6_in_one_file():
-    bundle = editor_bundle(ROOT / "docs" / "javascripts" / "editor.js")
+    bundle = editor_bundle(ROOT / "docs" / "javascripts" / "editor" / "editor.js")
     assert bundle.startswith("/* The exercise editor: CodeMirror 6")
     assert "export{" in bundle
     assert not re.search(r'(from|import)\s*"(@|\.|/)', bundle), "a bare import was left: the bundle must be one file"

@@ -41,16 +41,16 @@ def test_the_build_serves_the_runtime_and_the_bundle_not_the_sources(site):
     assert sorted(p.name for p in runtime.iterdir()) == sorted(
         ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"])
     assert not (site / "exercises").exists(), "the exercises reach the browser inside the zip only"
-    editor = (site / "javascripts" / "editor.js").read_text(encoding="utf-8")
+    editor = (site / "javascripts" / "editor" / "editor.js").read_text(encoding="utf-8")
     assert editor.startswith("/* The exercise editor: CodeMirror 6") and "@codemirror/view" not in editor[:2000]
 
 
 def test_nothing_of_python_loads_before_the_first_run(chapter):
-    assert any(url.endswith("/javascripts/exercise.js") for url in chapter.at_load)
-    assert any(url.endswith("/javascripts/run-blocks.js") for url in chapter.at_load)
-    assert not any(url.endswith("/javascripts/editor.js") for url in chapter.at_load), \
+    assert any(url.endswith("/javascripts/widgets/exercise.js") for url in chapter.at_load)
+    assert any(url.endswith("/javascripts/run/run-blocks.js") for url in chapter.at_load)
+    assert not any(url.endswith("/javascripts/editor/editor.js") for url in chapter.at_load), \
         "the editor loads only when an exercise comes near the screen"
-    assert any(url.endswith("/javascripts/editor.js") for url in chapter.before_run)
+    assert any(url.endswith("/javascripts/editor/editor.js") for url in chapter.before_run)
     early = [url for url in chapter.before_run if PYTHON_FILES.search(url)]
     assert early == []
 
@@ -65,8 +65,8 @@ def test_what_the_page_weighs_before_the_first_run(chapter):
 
     measured["at load"] = weigh(chapter.at_load)
     measured["with editors"] = weigh(chapter.before_run)
-    own = sum(chapter.sizes[u] for u in chapter.at_load if u.endswith("/javascripts/exercise.js"))
-    editor = sum(chapter.sizes[u] for u in chapter.before_run if u.endswith("/javascripts/editor.js"))
+    own = sum(chapter.sizes[u] for u in chapter.at_load if u.endswith("/javascripts/widgets/exercise.js"))
+    editor = sum(chapter.sizes[u] for u in chapter.before_run if u.endswith("/javascripts/editor/editor.js"))
     assert 0 < own < 12_000, own              # what every exercise page adds at load
     assert 200_000 < editor < 420_000, editor  # CodeMirror 6 + Python, minified, one file
 

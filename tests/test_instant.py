@@ -1,7 +1,7 @@
 """Python once per visit (issue 18, item 5), in Debian's Chromium: moving between pages with
 Material's instant navigation keeps the page's JavaScript, and with it the reader's Python
-(docs/javascripts/python.js's worker); widgets.js binds every widget of each page it brings
-(docs/javascripts/dom.js: onEveryPage).
+(docs/javascripts/python/python.js's worker); widgets.js binds every widget of each page it brings
+(docs/javascripts/shared/dom.js: onEveryPage).
 
 The site is served at the address it was built for (`served_site`): Material navigates
 instantly only to the pages its sitemap.xml lists, which name that address. Each test
@@ -16,7 +16,7 @@ import pytest
 from scripts.reader import exercise_format
 from tests.helpers import follow, recorded
 
-PYTHON_RUNTIME = re.compile(r"/assets/pyodide/|site-python\.zip|/javascripts/python-worker\.js")
+PYTHON_RUNTIME = re.compile(r"/assets/pyodide/|site-python\.zip|/javascripts/python/python-worker\.js")
 RUN = "document.querySelector('.bv-run').runState"
 
 

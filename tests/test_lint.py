@@ -1,8 +1,10 @@
 """The code in this repository passes its linters: ruff on the Python (pyproject.toml, [tool.ruff]),
-import-linter's contracts (.importlinter), ESLint on the browser code (eslint.config.mjs); and no
-test file is longer than a maintainer reads through (600 lines)."""
+import-linter's contracts (.importlinter), ESLint on the browser code (eslint.config.mjs); no
+test file is longer than a maintainer reads through (600 lines); and docs/javascripts/ keeps its
+folders by role (the tree in CONTRIBUTING.md)."""
 
 import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -66,11 +68,11 @@ def test_eslint_reports_a_broken_module():
     assert "no-unused-vars" in result.stdout and "no-undef" in result.stdout, result.stdout
 
 
-# The call from the page into Python, typed once (docs/javascripts/calls.js) and checked on both
+# The call from the page into Python, typed once (docs/javascripts/python/calls.js) and checked on both
 # sides: python.js and python-worker.js, and the callers that name a function of it. TypeScript
 # (package.json, pinned) checks them as they are, JavaScript with JSDoc types: nothing is compiled.
-TYPED = ["calls.js", "python.js", "python-worker.js", "stepper-retrace.js", "run-blocks.js", "exercise.js",
-         "engine-switch.js", "engine-map.js"]
+TYPED = ["python/calls.js", "python/python.js", "python/python-worker.js", "widgets/stepper-retrace.js",
+         "run/run-blocks.js", "widgets/exercise.js", "engine-switch.js", "widgets/engine-map.js"]
 
 
 def test_the_calls_into_python_type_check():
@@ -83,3 +85,73 @@ def test_the_calls_into_python_type_check():
         cwd=ROOT, capture_output=True, text=True,
     )
     assert result.returncode == 0, f"tsc found type errors:\n{result.stdout}{result.stderr}"
+
+
+# docs/javascripts/ in folders by role (CONTRIBUTING.md: the tree). At the top, only the modules
+# mkdocs.yml loads on every page; each folder imports only the folders its role may use ("" is
+# the top). editor/editor.js is the source of the bundle the build serves in its place
+# (scripts/build/editor_bundle.py): only editor/editor-loader.js names it.
+JAVASCRIPTS = ROOT / "docs" / "javascripts"
+ROLE_IMPORTS = {
+    "shared": {"shared"},
+    "python": {"python", "shared"},
+    "editor": {"editor"},
+    "run": {"run", "python", "shared", "editor", ""},
+    "widgets": {"widgets", "python", "shared", "editor", ""},
+    "": {"", "widgets", "run", "python", "shared", "editor"},
+}
+EDITOR_SOURCE, EDITOR_LOADER = "editor/editor.js", "editor/editor-loader.js"
+SPECIFIER = re.compile(r"""["'](\.{1,2}/[\w./-]+\.js)["']""")  # "./x.js", "../shared/dom.js": imports, workers, types
+
+
+def layout_problems(root, entries):
+    """What breaks the folders' roles under root (a docs/javascripts/), as sentences; [] if none.
+    entries: the file names mkdocs.yml loads from the top."""
+    problems = []
+    for path in sorted(root.rglob("*.js")):
+        name = path.relative_to(root).as_posix()
+        folder = name.rpartition("/")[0]
+        if folder not in ROLE_IMPORTS:
+            problems.append(f"{name}: not in a role's folder ({', '.join(sorted(ROLE_IMPORTS)[1:])}); "
+                            "only what mkdocs.yml loads stays at the top")
+            continue
+        if not folder and name not in entries:
+            problems.append(f"{name}: at the top, but mkdocs.yml does not load it: put it in its role's folder")
+        for specifier in SPECIFIER.findall(path.read_text(encoding="utf-8")):
+            target = (path.parent / specifier).resolve()
+            if not target.is_file():
+                problems.append(f"{name}: names {specifier}, which does not exist")
+                continue
+            named = target.relative_to(root.resolve()).as_posix()
+            if named.rpartition("/")[0] not in ROLE_IMPORTS[folder]:
+                problems.append(f"{name}: names {named}, outside what {folder or 'the top'}/ may use")
+            if named == EDITOR_SOURCE and name != EDITOR_LOADER:
+                problems.append(f"{name}: names {EDITOR_SOURCE}, the bundle's source: load it with {EDITOR_LOADER}")
+    return problems
+
+
+def test_javascripts_keeps_its_folders_by_role():
+    mkdocs = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    entries = re.findall(r"^\s*- path: javascripts/(\S+\.js)", mkdocs, re.M)
+    assert entries, "mkdocs.yml loads no javascripts/ module"
+    assert layout_problems(JAVASCRIPTS, set(entries)) == []
+    tree = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    assert [f for f in ROLE_IMPORTS if f and f"docs/javascripts/{f}/ " not in tree] == []
+
+
+def test_the_role_check_finds_a_stray_module_a_broken_import_and_the_editor_source_named(tmp_path):
+    files = {"widgets.js": 'import("./widgets/quiz.js");', "stray.js": "",
+             "widgets/quiz.js": 'import { x } from "../editor/editor.js"; import("./gone.js");',
+             "shared/dom.js": 'import("../python/python.js");', "python/python.js": "",
+             "editor/editor.js": "", "editor/editor-loader.js": 'import("./editor.js");', "tools/x.js": ""}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert layout_problems(tmp_path, {"widgets.js"}) == [
+        "shared/dom.js: names python/python.js, outside what shared/ may use",
+        "stray.js: at the top, but mkdocs.yml does not load it: put it in its role's folder",
+        "tools/x.js: not in a role's folder (editor, python, run, shared, widgets); "
+        "only what mkdocs.yml loads stays at the top",
+        "widgets/quiz.js: names editor/editor.js, the bundle's source: load it with editor/editor-loader.js",
+        "widgets/quiz.js: names ./gone.js, which does not exist",
+    ]

@@ -1,5 +1,5 @@
 """Live graphs in Debian's Chromium (issue 18): the playground (docs/playground.md) and
-Graphviz in the page (docs/javascripts/viz.js), on the built site, with the reader's
+Graphviz in the page (docs/javascripts/shared/viz.js), on the built site, with the reader's
 Python (Pyodide) started once for the playground's page and once for the chapters' blocks.
 
 Every number the page shows came from micrograd in the browser's Python; these tests
@@ -22,7 +22,7 @@ from scripts.reader import playground
 from tests.helpers import KNOWN_DIFFERENCES, follow, foreign, recorded
 
 SHOTS = Path("/tmp/shots-live")
-PYTHON_OR_VIZ = re.compile(r"/assets/pyodide/|site-python\.zip|/assets/viz/|/javascripts/python(-worker)?\.js")
+PYTHON_OR_VIZ = re.compile(r"/assets/pyodide/|site-python\.zip|/assets/viz/|/javascripts/python/python(-worker)?\.js")
 NEURON = ("tanh(x1*w1 + x2*w2 + b)", "x1 = 2, x2 = 0, w1 = -3, w2 = 1, b = 6.8813735870195432")
 PG = "document.querySelector('.bv-playground').playground"
 measured = {}
@@ -71,7 +71,7 @@ def shown(page):
 
 
 def test_nothing_of_python_or_graphviz_loads_with_the_page(pg):
-    assert any(url.endswith("/javascripts/playground.js") for url in pg.at_load)
+    assert any(url.endswith("/javascripts/widgets/playground.js") for url in pg.at_load)
     assert [url for url in pg.at_load if PYTHON_OR_VIZ.search(url)] == []
     assert pg.evaluate(f"() => [{PG}.expression.value, {PG}.values.value]") == [
         "(a + b) * c", "a = 2, b = -3, c = 10"]
@@ -281,7 +281,7 @@ def test_chapters_7_8_and_10_run_in_the_browser_and_what_cannot_run_says_why(pg,
         assert blocks.runnable(f"{name}.md")
         report = pg.evaluate("""async (name) => {
             const text = await (await fetch(`../${name}/blocks.json`)).text();
-            const { runBlocks } = await import(new URL('../javascripts/python.js', location.href).href);
+            const { runBlocks } = await import(new URL('../javascripts/python/python.js', location.href).href);
             return runBlocks({ blocks: text, upto: JSON.parse(text).blocks.length - 1, edits: {},
                                timeoutMs: 120000 });
         }""", name)

@@ -1,5 +1,5 @@
 """Each number in a page's prose links to the code that printed it (scripts/pages/number_sources.py,
-docs/javascripts/number-source.js): how its source is chosen, that a number without one fails
+docs/javascripts/widgets/number-source.js): how its source is chosen, that a number without one fails
 the build with its page and line, that every number of chapters 1-5 is such a link in the
 built site, and that a reader sees the source on hover, focus and tap, and follows the plain
 link without JavaScript."""

@@ -64,7 +64,7 @@ def test_quiz_boxes_get_a_keyboard_with_a_minus_sign(page, origin):
 
 def test_a_negative_answer_reads_with_either_minus_sign(page, origin):
     page.goto(origin + "/")  # the home page: any page of the site imports the module
-    key = page.evaluate("""() => import("/javascripts/quiz.js").then(m =>
+    key = page.evaluate("""() => import("/javascripts/widgets/quiz.js").then(m =>
         [m.parseNumber("−10"), m.parseNumber("-10.0"), m.parseNumber("-1e1"), m.parseNumber("+10"),
          m.parseNumber("1,0"), m.close(-10, -10.00000000001, 0), m.close(-10, -9.9, 0)])""")
     assert key == [-10, -10, -10, 10, None, True, False]

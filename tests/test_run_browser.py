@@ -50,7 +50,7 @@ def test_a_chapter_binds_run_to_each_python_block_and_loads_nothing_heavy(chromi
     }""")
     page.close()
     assert bound[0] == bound[1] == bound[2] and bound[3], bound
-    assert [u for u in requests if PYTHON_FILES.search(u) or u.endswith("/javascripts/editor.js")] == []
+    assert [u for u in requests if PYTHON_FILES.search(u) or u.endswith("/javascripts/editor/editor.js")] == []
     own = {u.rsplit("/", 1)[1]: len(urllib.request.urlopen(u).read()) for u in requests if "/run-blocks." in u}
     measured["run: added at load (bytes)"] = own
     assert set(own) == {"run-blocks.js", "run-blocks.css"}
@@ -184,7 +184,7 @@ def test_every_chapters_blocks_give_the_pages_outputs_in_the_browsers_python(cha
     for name in CHAPTERS:
         report = page.evaluate("""async (name) => {
             const text = await (await fetch(`../${name}/blocks.json`)).text();
-            const { runBlocks } = await import(new URL('../javascripts/python.js', location.href).href);
+            const { runBlocks } = await import(new URL('../javascripts/python/python.js', location.href).href);
             return runBlocks({ blocks: text, upto: JSON.parse(text).blocks.length - 1, edits: {},
                                timeoutMs: 60000 });  // the runtime: the page's own (.bv-python)
         }""", name)

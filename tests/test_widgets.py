@@ -14,7 +14,8 @@ from tests.helpers import stepper_view
 SHOTS = Path("/tmp/shots-widgets")
 
 SCRIPT_BUDGET = 30_000  # bytes of our own script a widget page may add, before compression
-WIDGET_SCRIPTS = ["widgets.js", "dom.js", "graph.js", "stepper.js", "visit-order.js", "quiz.js"]
+WIDGET_SCRIPTS = ["widgets.js", "shared/dom.js", "shared/graph.js", "widgets/stepper.js", "widgets/visit-order.js",
+                  "widgets/quiz.js"]
 
 
 def test_the_stepper_shows_the_exported_trace_at_every_step(page, origin, site):

@@ -16,7 +16,7 @@
 //
 // A "bv-engine" event on document tells the page's widgets the choice changed.
 
-import { element, loadStylesheet, onEveryPage } from "./dom.js";
+import { element, loadStylesheet, onEveryPage } from "./shared/dom.js";
 
 const here = import.meta.url;
 export const STORE = "bv-engine"; // localStorage: {use: "yours" | "micrograd", check: {hash, ok, shape, message}}
@@ -128,7 +128,7 @@ export function checkEngine(mine, onProgress) {
   if (kept) return Promise.resolve(kept);
   if (checking?.hash === key) return checking.promise;
   const promise = (async () => {
-    const { call } = await import("./python.js");
+    const { call } = await import("./python/python.js");
     const answer = await call("check_engine", { source: mine.text }, { timeoutMs: CHECK_TIMEOUT_MS, onProgress,
       runningText: "Checking your engine…" });
     if (answer.kind !== "result") {
@@ -215,7 +215,7 @@ onEveryPage(async () => {
   const mine = readerEngine();
   if (chosen() && mine && !keptCheck(mine.text)) checkEngine(mine).then(changed);
   if (document.querySelector(".bv-engine-map")) {
-    const { init } = await import("./engine-map.js");
+    const { init } = await import("./widgets/engine-map.js");
     for (const root of document.querySelectorAll(".bv-engine-map")) init(root);
   }
 });

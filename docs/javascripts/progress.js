@@ -15,7 +15,7 @@
 // Loaded on every page (mkdocs.yml), as a module: it runs after the page is parsed, and shows
 // the page again after each of Material's instant navigations (dom.js: onEveryPage).
 
-import { element, loadStylesheet, onEveryPage } from "./dom.js";
+import { element, loadStylesheet, onEveryPage } from "./shared/dom.js";
 
 const here = import.meta.url;
 const root = new URL("../", here); // the site's root: this file is javascripts/progress.js

@@ -2,16 +2,16 @@
 // Python), loads each module the page uses and calls its init(element). Every number a widget
 // shows was computed by micrograd, at build time or in the reader's Python.
 
-import { onEveryPage } from "./dom.js";
+import { onEveryPage } from "./shared/dom.js";
 
 const modules = {
-  ".bv-quiz": "./quiz.js",
-  ".bv-stepper": "./stepper.js",
-  ".bv-visit-order": "./visit-order.js",
-  ".exercise[data-exercise]": "./exercise.js", // scripts/pages/exercise_directive.py
-  ".bv-run[data-blocks]": "./run-blocks.js", // scripts/pages/blocks.py: Run on a chapter's blocks
-  ".bv-playground": "./playground.js", // docs/playground.md
-  "a.bv-number[data-bv-source]": "./number-source.js", // scripts/pages/number_sources.py: a prose number's source
+  ".bv-quiz": "./widgets/quiz.js",
+  ".bv-stepper": "./widgets/stepper.js",
+  ".bv-visit-order": "./widgets/visit-order.js",
+  ".exercise[data-exercise]": "./widgets/exercise.js", // scripts/pages/exercise_directive.py
+  ".bv-run[data-blocks]": "./run/run-blocks.js", // scripts/pages/blocks.py: Run on a chapter's blocks
+  ".bv-playground": "./widgets/playground.js", // docs/playground.md
+  "a.bv-number[data-bv-source]": "./widgets/number-source.js", // scripts/pages/number_sources.py: a prose number's source
 };
 
 const bound = new WeakSet(); // an element is bound once, however often document$ emits

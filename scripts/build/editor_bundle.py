@@ -1,4 +1,4 @@
-"""The exercise editor: docs/javascripts/editor.js bundled with CodeMirror 6 by esbuild, at
+"""The exercise editor: docs/javascripts/editor/editor.js bundled with CodeMirror 6 by esbuild, at
 build time, cached in .cache/editor/ on a hash of its inputs."""
 
 import hashlib
@@ -9,7 +9,7 @@ import subprocess
 from scripts import ROOT
 
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
-EDITOR_SOURCE = "javascripts/editor.js"  # under docs/; replaced in the build by its bundle
+EDITOR_SOURCE = "javascripts/editor/editor.js"  # under docs/; replaced in the build by its bundle
 EDITOR_CACHE = ROOT / ".cache" / "editor"
 
 
@@ -18,7 +18,7 @@ class BundleError(RuntimeError):
 
 
 def editor_bundle(source):
-    """docs/javascripts/editor.js bundled with CodeMirror by esbuild, as str.
+    """docs/javascripts/editor/editor.js bundled with CodeMirror by esbuild, as str.
 
     Cached in .cache/editor/ on a hash of the source, package-lock.json and
     esbuild's version. BundleError if esbuild is missing or fails.
@@ -32,7 +32,7 @@ def editor_bundle(source):
     if cached.exists():
         return cached.read_text(encoding="utf-8")
     banner = ("/* The exercise editor: CodeMirror 6 (MIT License, Marijn Haverbeke and others), "
-              "bundled by esbuild from docs/javascripts/editor.js. */")
+              "bundled by esbuild from docs/javascripts/editor/editor.js. */")
     result = subprocess.run(
         [str(ESBUILD), str(source), "--bundle", "--format=esm", "--minify", "--target=es2020",
          "--log-level=error", f"--banner:js={banner}"],

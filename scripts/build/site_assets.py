@@ -4,7 +4,7 @@ Python starts from on the first Run (no micropip, no packages), and Graphviz as 
 (@viz-js/viz: one ES module with the wasm inside, 1.2 MB raw, 0.47 MB gzipped), which
 draws in the page what draw_dot gives in the reader's Python, and DOMPurify (dompurify's ES
 module, 82 KB raw, 21 KB gzipped), which cleans that drawing before it reaches the page
-(docs/javascripts/viz.js loads both on the first redraw, never with the page).
+(docs/javascripts/shared/viz.js loads both on the first redraw, never with the page).
 
 The packages are pinned exactly in package.json and package-lock.json. Each is served under
 assets/<name>/<version>/, so a new pin is a new URL and no browser keeps a stale copy.

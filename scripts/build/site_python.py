@@ -28,7 +28,7 @@ def runtime_attributes(page_url, packed):
     `page_url`: data-runtime (Pyodide's folder), data-runtime-bytes (the size of the files
     in it, for the first Run's progress line), data-python (the zip `packed`, bytes, with
     its hash in the URL so no browser keeps a stale one), data-viz (Graphviz's module,
-    which draws what draw_dot gives in the reader's Python: docs/javascripts/viz.js) and
+    which draws what draw_dot gives in the reader's Python: docs/javascripts/shared/viz.js) and
     data-sanitizer (DOMPurify's module, which cleans that drawing)."""
     runtime = get_relative_url(site_assets.pyodide_folder() + "pyodide.mjs", page_url).rsplit("/", 1)[0] + "/"
     python = get_relative_url(PYTHON_ZIP, page_url) + f"?v={hashlib.sha256(packed).hexdigest()[:12]}"

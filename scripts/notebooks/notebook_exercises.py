@@ -46,7 +46,7 @@ def keep(name, code):
 
 
 def feedback(report):
-    """What the page shows after a Run (docs/javascripts/exercise.js: show), as text: the
+    """What the page shows after a Run (docs/javascripts/widgets/exercise.js: show), as text: the
     summary ("All 6 tests passed." or "2 of 6 tests passed."), the note on blanks left,
     one line per test ("passed  NAME" or "failed  NAME: MESSAGE") and what the code printed.
     report: a scripts.reader.exercise_runner.Report."""

@@ -29,10 +29,10 @@ scripts/reader/run_blocks.py evaluates it in the reader's namespace (a page buil
 PyTorch runs its PyTorch blocks; the browser, which has none, skips them with the
 page's reason). figure: a `<!-- figure: -->` follows the block (the build drew
 it; the browser draws it again from an edit: scripts/reader/run_blocks.py gives
-draw_dot's DOT source, docs/javascripts/viz.js draws it).
+draw_dot's DOT source, docs/javascripts/shared/viz.js draws it).
 
 The visible blocks, in order, are the page's rendered Python code blocks, in
-order: docs/javascripts/run-blocks.js binds one Run button to each and checks
+order: docs/javascripts/run/run-blocks.js binds one Run button to each and checks
 the count (python_runtime.py puts their lines on the page). Directives
 (figures, quizzes, widgets) only read the namespace, so the browser does not
 run them. scripts/reader/run_blocks.py runs an export, in CPython and in Pyodide.

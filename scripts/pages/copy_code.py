@@ -24,7 +24,7 @@ import html
 from pymdownx.superfences import highlight_validator
 
 # The info strings of the fences scripts/pages/examples.py runs (its PYTHON_INFO), each one a
-# SuperFences custom fence; docs/javascripts/run-blocks.js finds the same four.
+# SuperFences custom fence; docs/javascripts/run/run-blocks.js finds the same four.
 LANGUAGES = ("python", "python3", "py", "pycon")
 
 _PARSER = doctest.DocTestParser()

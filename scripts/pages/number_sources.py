@@ -22,7 +22,7 @@ chapter references) are left alone.
 link_numbers() works on the page's Markdown before MkDocs renders it and changes no line: every
 visible Python block's fence gets an id (`block-5`, the fifth, as Run names it: "Block 5"),
 and every number becomes `<a class="bv-number" href="#block-5" data-bv-source="...">10.0</a>`,
-a plain link without JavaScript; docs/javascripts/number-source.js shows its source on hover,
+a plain link without JavaScript; docs/javascripts/widgets/number-source.js shows its source on hover,
 focus or tap. A number inside `$...$` cannot be a link inside KaTeX's output (the formula's
 HTML is hidden from screen readers, and its MathML has no links), so the whole formula is the
 link, and its source lists every number of the formula.

@@ -25,7 +25,7 @@ and by the site build alike):
   choice, by default). A question with more than one box names each (tests/test_chapters.py):
   a screen reader, and the eye, otherwise meet two boxes called the same.
 
-The quiz is HTML in the page, hidden until docs/javascripts/quiz.js shows it, so with
+The quiz is HTML in the page, hidden until docs/javascripts/widgets/quiz.js shows it, so with
 JavaScript off the reader has the question and the folded answer, as before.
 """
 

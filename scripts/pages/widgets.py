@@ -14,14 +14,14 @@ edge) and records a trace of its forward and backward pass
 (micrograd.trace.trace, the engine's own loop), with every number the widget
 shows already written out: each node's data, each step's grads, a caption
 per step, and each edge's local derivative with the rule it comes from.
-docs/javascripts/stepper.js replays it: its view is a function of (preset,
+docs/javascripts/widgets/stepper.js replays it: its view is a function of (preset,
 step) and does no arithmetic.
 
 visit-order: EXPR gives the root of a small graph (at most 5 labelled
 nodes). For every order of its labelled nodes, the build runs the backward
 pass in that order (trace(root, order=...)) and records the grads it leaves
 and, for a wrong order, which contributions came too late and which paths
-were lost. docs/javascripts/visit-order.js lets the reader place an order
+were lost. docs/javascripts/widgets/visit-order.js lets the reader place an order
 and shows the recorded result.
 
 Both write a JSON file (and SVGs) next to the page and an empty, hidden

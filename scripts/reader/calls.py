@@ -6,9 +6,9 @@ JSON arguments; the answer is JSON.
     call_json("no_such", "{}")
     -> '{"ok": false, "error": "no function named \'no_such\': the page calls run_blocks, ..."}'
 
-docs/javascripts/python.js `call(fn, args, options)` sends a call; python-worker.js hands it
+docs/javascripts/python/python.js `call(fn, args, options)` sends a call; python-worker.js hands it
 here and posts the answer back. The shapes of both sides are written once, as JSDoc types, in
-docs/javascripts/calls.js (checked by TypeScript's checker, tests/test_lint.py). Every Run
+docs/javascripts/python/calls.js (checked by TypeScript's checker, tests/test_lint.py). Every Run
 comes through here: a chapter's blocks, an exercise's tests, a stepper's trace with the
 reader's leaf values, the playground. No Python source is composed in JavaScript, and no
 answer is cut into prints.

@@ -3,7 +3,7 @@
 run(exercise, code) -> Report: the code in a fresh namespace, then every
 test_* function of the exercise's tests section, each given the reader's
 names; nothing the reader's code does escapes as an exception. The browser's
-Python worker (docs/javascripts/python-worker.js) calls run_dict through scripts/reader/calls.py. Stdlib
+Python worker (docs/javascripts/python/python-worker.js) calls run_dict through scripts/reader/calls.py. Stdlib
 only: it runs under pytest (CPython) and in Pyodide.
 """
 

@@ -1,7 +1,7 @@
 """Run a chapter's blocks as pytest runs them: for Run in the reader's browser (Pyodide).
 
 The site build exports a chapter's blocks (scripts/pages/blocks.py, blocks.json);
-docs/javascripts/run-blocks.js sends them to the Python worker with the
+docs/javascripts/run/run-blocks.js sends them to the Python worker with the
 index of the block the reader ran and the text of every block the reader
 edited, and the worker calls report (through scripts/reader/calls.py). Blocks 0 to `upto` run in page order
 in one fresh namespace, each the way Sybil runs it under pytest:
@@ -20,7 +20,7 @@ in one fresh namespace, each the way Sybil runs it under pytest:
   traceback;
 - a code block whose last statement is an expression giving a Graphviz graph
   (draw_dot(...)) returns its DOT source, which the page draws with Graphviz as
-  WebAssembly (docs/javascripts/viz.js): the same ids as the build's figure;
+  WebAssembly (docs/javascripts/shared/viz.js): the same ids as the build's figure;
 - an error does not stop the run: the next block runs, as the next example
   runs under pytest.
 

@@ -3,7 +3,7 @@
 replay(root) is everything a stepper shows for one graph, as plain data: each node's
 data, each step's grads, a caption per step, each edge's local derivative with its
 rule, every number already written out (scripts/pages/widgets.py exports it while the site is
-built; docs/javascripts/stepper.js does no arithmetic). It also carries the graph's
+built; docs/javascripts/widgets/stepper.js does no arithmetic). It also carries the graph's
 structure ("graph": each node's op, label and parents, a leaf's data) and its labelled
 leaves ("leaves"), so that the reader's browser can build the page's own expression
 again from micrograd Values with new leaf data:

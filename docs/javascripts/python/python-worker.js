@@ -15,7 +15,7 @@
 // exists; the port lives in this module's scope, which Python's `js` (the
 // worker's global object) cannot reach. The page reads nothing else the worker posts.
 //
-// The messages, in and out on the port, are docs/javascripts/calls.js's ToWorker and FromWorker.
+// The messages, in and out on the port, are docs/javascripts/python/calls.js's ToWorker and FromWorker.
 
 import { confine } from "./guard.js";
 

@@ -25,7 +25,7 @@
 // posts to the page itself, which the reader's code can (`js.postMessage`), are
 // never read.
 
-import { element, onEveryPage } from "./dom.js";
+import { element, onEveryPage } from "../shared/dom.js";
 
 let python = null; // the shared worker, {worker, port, loaded, ended}, while it lives
 let spare = null; // a worker that has run none of the reader's code: the next exercise's

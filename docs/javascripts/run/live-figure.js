@@ -13,8 +13,8 @@
 // saying so. The drawing comes back cleaned of anything active (viz.js) and its ids get this
 // block's prefix, so none is the page's.
 
-import { element, loadStylesheet } from "./dom.js";
-import { LayoutStopped, drawSVG } from "./viz.js";
+import { element, loadStylesheet } from "../shared/dom.js";
+import { LayoutStopped, drawSVG } from "../shared/viz.js";
 
 const here = import.meta.url;
 
@@ -25,7 +25,7 @@ export async function showFigure(state, mine) {
   // awaited before the drawing goes in: with Graphviz already up (a page reached by instant
   // navigation from the playground), the drawing can come first and show above the build's
   // figure until the stylesheet that hides that one arrives
-  const styled = loadStylesheet(new URL("../stylesheets/live-figure.css", here).href);
+  const styled = loadStylesheet(new URL("../../stylesheets/live-figure.css", here).href);
   const controller = new AbortController();
   const stop = element("button", { type: "button", class: "md-button bv-run-figure-stop", text: "Stop",
     "aria-label": "Stop drawing the figure" });

@@ -31,8 +31,8 @@
 // worker outlives the page: widgets.js calls init() again on the chapter Material's instant
 // navigation brings, whose first Run finds Python already up.
 
-import { element, loadStylesheet } from "./dom.js";
-import { MOD, loadEditor } from "./editor-loader.js";
+import { element, loadStylesheet } from "../shared/dom.js";
+import { MOD, loadEditor } from "../editor/editor-loader.js";
 
 const here = import.meta.url;
 const DEFAULT_TIMEOUT_MS = 20000;
@@ -51,7 +51,7 @@ export function init(marker) {
       `${lines.length} (at page lines ${lines.join(", ")}); no block gets Run, rather than the wrong one.`);
     return;
   }
-  loadStylesheet(new URL("../stylesheets/run-blocks.css", here).href);
+  loadStylesheet(new URL("../../stylesheets/run-blocks.css", here).href);
   const page = { marker, lines, text: null, python: null, loading: null, blocks: [],
     store: `bv-run-edits:${location.pathname}` }; // sessionStorage: {n: {source, code}}
   page.blocks = rendered.map((element, i) => setUpBlock(page, element, i));
@@ -206,10 +206,10 @@ async function runBlock(state) {
       const text = codeOf(other);
       if (text !== other.source) edits[other.index] = text;
     }
-    const { call } = await import("./python.js");
+    const { call } = await import("../python/python.js");
     // The reader's engine, when the switch says so (engine-switch.js): Python installs it as
     // micrograd.engine.Value for this Run, and run-output.js says which engine ran.
-    const { engine } = await import("./engine-switch.js");
+    const { engine } = await import("../engine-switch.js");
     const source = engine();
     const args = { blocks: JSON.parse(page.text).blocks, upto: state.index, edits };
     result = await call("run_blocks", source ? { ...args, engine: source } : args, {

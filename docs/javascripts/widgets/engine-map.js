@@ -12,10 +12,10 @@
 // with the first node whose grad differs lit, both numbers on it and the likely cause named.
 // Nothing here computes a number: every one comes from the reader's Python.
 
-import { element } from "./dom.js";
-import { checkEngine, chosen, choose, engine, hash, keepFile, keptCheck, readerEngine } from "./engine-switch.js";
+import { element } from "../shared/dom.js";
+import { checkEngine, chosen, choose, engine, hash, keepFile, keptCheck, readerEngine } from "../engine-switch.js";
 
-const root = new URL("../", import.meta.url); // the site's root: this file is javascripts/engine-map.js
+const root = new URL("../../", import.meta.url); // the site's root: this file is javascripts/widgets/engine-map.js
 const CHAPTER_TIMEOUT_MS = 60000;
 const DIAGNOSE_TIMEOUT_MS = 20000;
 let drawn = 0; // graphs drawn on this page: each one's ids get a prefix of their own
@@ -234,7 +234,7 @@ function restore(state, source) {
 /** Run every chapter on `source`, one after another, and draw the map as each one comes. */
 async function runTheBook(state, source) {
   const { status } = state;
-  const { call } = await import("./python.js");
+  const { call } = await import("../python/python.js");
   const started = performance.now();
   state.map.replaceChildren();
   state.chapters = [];
@@ -362,7 +362,7 @@ function pre(text) {
 
 /** Call diagnose for block `upto` and show its graph, the lit node with both numbers, the cause. */
 async function diagnose(host, blocks, upto, source) {
-  const { call } = await import("./python.js");
+  const { call } = await import("../python/python.js");
   const answer = await call("diagnose", { blocks, upto, edits: {}, source },
     { timeoutMs: DIAGNOSE_TIMEOUT_MS, runningText: "Comparing node by node…" });
   if (answer.kind !== "result") {
@@ -393,7 +393,7 @@ async function diagnose(host, blocks, upto, source) {
     const graph = element("figure", { class: "bv-map__graph" });
     host.append(graph);
     try {
-      const { drawSVG } = await import("./viz.js");
+      const { drawSVG } = await import("../shared/viz.js");
       const svg = new DOMParser().parseFromString(await drawSVG(report.dot), "image/svg+xml").documentElement;
       const prefix = `bv-map-${(drawn += 1)}-`; // draw_dot's ids, unique on the page
       svg.querySelectorAll("[id]").forEach((/** @type {SVGElement} */ el) => {

@@ -27,8 +27,8 @@
 // exercise); that is fine for a progress display in their own browser, and it is all it is
 // used for.
 
-import { element, loadStylesheet } from "./dom.js";
-import { MOD, loadEditor as editorLoader } from "./editor-loader.js";
+import { element, loadStylesheet } from "../shared/dom.js";
+import { MOD, loadEditor as editorLoader } from "../editor/editor-loader.js";
 
 const here = import.meta.url;
 const DEFAULT_TIMEOUT_MS = 10000;
@@ -41,7 +41,7 @@ const observer = "IntersectionObserver" in window
 /** Give one exercise (`.exercise[data-exercise]`, scripts/pages/exercise_directive.py) its editor,
  * Run, Stop and Reset. widgets.js calls it for each exercise of each page shown. */
 export function init(block) {
-  loadStylesheet(new URL("../stylesheets/exercise.css", here).href);
+  loadStylesheet(new URL("../../stylesheets/exercise.css", here).href);
   const name = block.dataset.exercise;
   const heading = block.querySelector("h1, h2, h3, h4, h5, h6");
   const starterBox = block.querySelector(".exercise-starter");
@@ -158,7 +158,7 @@ async function runTests(state) {
   try {
     const editor = await loadEditor(state);
     const code = editor ? editor.getCode() : state.starter;
-    const { runExercise } = await import("./python.js");
+    const { runExercise } = await import("../python/python.js");
     const result = await runExercise({
       exercise: state.name,
       code,

@@ -14,7 +14,7 @@
 // One box for the page, placed from one read of the number's and the box's rectangles, in
 // one animation frame: no layout read after a write.
 
-import { element, onEveryPage } from "./dom.js";
+import { element, onEveryPage } from "../shared/dom.js";
 
 let box = null; // the page's one box, moved to the number it describes
 let shownFor = null; // the number (a link) whose source is shown

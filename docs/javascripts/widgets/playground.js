@@ -19,10 +19,10 @@
 // What loads when: page load, this file, dom.js, graph.js, viz.js (a few KB);
 // first press, python.js, its worker and Pyodide, then Graphviz (0.47 MB compressed).
 
-import { element, loadStylesheet } from "./dom.js";
-import { engine } from "./engine-switch.js";
-import { bindGraph, drawStep, edgeAt } from "./graph.js";
-import { drawSVG } from "./viz.js";
+import { element, loadStylesheet } from "../shared/dom.js";
+import { engine } from "../engine-switch.js";
+import { bindGraph, drawStep, edgeAt } from "../shared/graph.js";
+import { drawSVG } from "../shared/viz.js";
 
 const here = import.meta.url;
 const TIMEOUT_MS = 20000;
@@ -35,7 +35,7 @@ const EXAMPLES = [
 
 /** Build the playground in `root` (`.bv-playground`, docs/playground.md); widgets.js calls it. */
 export function init(root) {
-  loadStylesheet(new URL("../stylesheets/playground.css", here).href);
+  loadStylesheet(new URL("../../stylesheets/playground.css", here).href);
   const field = (id, label, help) => {
     const input = element("input", { id, type: "text", class: "bv-pg__input", spellcheck: "false",
       autocomplete: "off", autocapitalize: "off", "aria-describedby": `${id}-help bv-pg-message` });
@@ -115,10 +115,10 @@ export function init(root) {
     progress.textContent = "Starting…";
     const started = performance.now();
     try {
-      const { call } = await import("./python.js");
+      const { call } = await import("../python/python.js");
       const source = engine();
       const checked = /** @type {HTMLInputElement | null} */ (against.querySelector("input:checked"));
-      /** @type {import("./calls.js").CallArgs["playground"]} */
+      /** @type {import("../python/calls.js").CallArgs["playground"]} */
       const args = { expression: expression.value, values: values.value,
         ...(source ? { engine: source, against: checked?.value === "micrograd" ? "micrograd" : "differences" } : {}) };
       const answer = await call("playground", args, {
@@ -132,7 +132,7 @@ export function init(root) {
         message.append(element("p", { class: "bv-pg__fail", text: answer.message }));
         return;
       }
-      /** @type {import("./calls.js").PlaygroundAnswer} */
+      /** @type {import("../python/calls.js").PlaygroundAnswer} */
       const data = answer.report;
       if (!data.ok) {
         progress.textContent = "";

@@ -4,7 +4,7 @@
 // Once answered, the explanation below (the "Answer" after the question) folds out, and a
 // "bv-check" event tells progress.js, which keeps the answer and its mark.
 
-import { savedAnswer } from "./progress.js";
+import { savedAnswer } from "../progress.js";
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 

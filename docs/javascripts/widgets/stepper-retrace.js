@@ -12,16 +12,16 @@ const TIMEOUT_MS = 20000;
  * runs (python.js), its button "values" taking the focus after.
  */
 export async function retrace(p, values, onProgress, bar) {
-  const { call } = await import("./python.js");
-  const { drawSVG } = await import("./viz.js");
-  const { engine } = await import("./engine-switch.js");
+  const { call } = await import("../python/python.js");
+  const { drawSVG } = await import("../shared/viz.js");
+  const { engine } = await import("../engine-switch.js");
   const source = engine();
-  /** @type {import("./calls.js").CallArgs["trace_stepper"]} */
+  /** @type {import("../python/calls.js").CallArgs["trace_stepper"]} */
   const args = { graph: p.graph, values, ...(source ? { engine: source } : {}) };
   const answer = await call("trace_stepper", args, { timeoutMs: TIMEOUT_MS, onProgress,
     stopIn: bar, afterStop: bar.querySelector("[data-action=values]") });
   if (answer.kind !== "result") return { message: answer.message };
-  /** @type {import("./calls.js").StepperTrace} */
+  /** @type {import("../python/calls.js").StepperTrace} */
   const reply = answer.report;
   if (reply.ok === false) return { message: reply.message };
   const described = p.leaves.map((leaf) => `${leaf.label} = ${values[leaf.id].trim()}`).join(", ");

@@ -6,8 +6,8 @@
 // Edit leaf values: stepper-retrace.js (loaded on the first press) traces them with micrograd
 // in the reader's Python. Reset brings back the build's trace and figure.
 
-import { element } from "./dom.js";
-import { bindGraph, drawStep, edgeAt, remember, recall } from "./graph.js";
+import { element } from "../shared/dom.js";
+import { bindGraph, drawStep, edgeAt, remember, recall } from "../shared/graph.js";
 
 const PLAY_MS = 900;
 const EDGE_HINT = "Click or focus an edge (an arrow into an operation) to read its local derivative.";

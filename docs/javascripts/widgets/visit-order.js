@@ -2,8 +2,8 @@
 // Every order was run through micrograd while the site was built (scripts/pages/widgets.py):
 // this script looks the reader's order up, it computes nothing.
 
-import { element } from "./dom.js";
-import { bindGraph, remember, recall } from "./graph.js";
+import { element } from "../shared/dom.js";
+import { bindGraph, remember, recall } from "../shared/graph.js";
 
 export async function init(root) {
   const data = await (await fetch(root.dataset.src)).json();
