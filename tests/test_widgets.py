@@ -13,7 +13,10 @@ from tests.helpers import stepper_view
 
 SHOTS = Path("/tmp/shots-widgets")
 
-SCRIPT_BUDGET = 30_000  # bytes of our own script a widget page may add, before compression
+# Bytes of our own script a widget page may add, before compression: 30,000 until issue 26 put
+# docs/javascripts/ in folders, whose longer import paths ("../shared/dom.js") add 92 bytes to
+# these six files (29,976 -> 30,068); nothing else in them changed.
+SCRIPT_BUDGET = 30_200
 WIDGET_SCRIPTS = ["widgets.js", "shared/dom.js", "shared/graph.js", "widgets/stepper.js", "widgets/visit-order.js",
                   "widgets/quiz.js"]
 
