@@ -235,7 +235,7 @@ def test_hover_and_focus_show_the_source_and_escape_closes_it(browser, origin, s
     page.wait_for_function("""() => { const b = document.querySelector('.bv-number-pop').getBoundingClientRect();
         const a = document.querySelector('a.bv-number[data-bv-shown]').getClientRects()[0];
         return Math.abs(b.top - a.bottom) < 12 || Math.abs(b.bottom - a.top) < 12; }""", timeout=5000)
-    rect, at = box.bounding_box(), link.bounding_box()
+    rect = box.bounding_box()
     assert 0 <= rect["x"] and rect["x"] + rect["width"] <= DESKTOP["width"]
     page.mouse.move(5, 5)
     box.wait_for(state="hidden")
