@@ -1,4 +1,4 @@
-// ESLint's flat config for the site's browser code (tests/test_lint.py runs it).
+// ESLint's flat config for the site's browser code (tests/tools/test_lint.py runs it).
 // docs/javascripts/ holds ES modules: the page's widgets and Run, and the Python worker.
 import js from "@eslint/js";
 import globals from "globals";

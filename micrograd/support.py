@@ -1,6 +1,6 @@
 """What micrograd/engine.py needs but does not teach: operand checks whose errors name the
 operation the user wrote, the float edge cases of `**` and `/`, and pickling a graph of any
-depth. Every choice is tested against PyTorch in float64 (tests/test_engine_numerics.py).
+depth. Every choice is tested against PyTorch in float64 (tests/engine/test_engine_numerics.py).
 """
 
 import math

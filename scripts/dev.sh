@@ -4,7 +4,7 @@
 #   bash scripts/dev.sh test [ARGS]    # every example, the engine tests, a strict site build; ARGS go to pytest
 #   bash scripts/dev.sh build          # the static site into site/
 #   bash scripts/dev.sh lock [ARGS]    # requirements/*.txt again from pyproject.toml; ARGS go to uv pip compile
-# Sourced, it only defines the steps below (tests/test_dev.py runs them against stub commands).
+# Sourced, it only defines the steps below (tests/tools/test_dev.py runs them against stub commands).
 set -euo pipefail
 
 export NO_MKDOCS_2_WARNING=1

@@ -1,7 +1,7 @@
 """Chapter 4 with the reader's Python, as the browser tests drive it (the `chapter` fixture of
 tests/conftest.py opens it): an exercise's code set and Run, its report read as the page shows
 it; a chapter block edited, Run, and what it shows; the page's exported blocks. Used by
-tests/test_exercises_browser.py, tests/test_run_browser.py and tests/test_box_python.py."""
+tests/exercises/test_exercises_browser.py, tests/run/test_run_browser.py and tests/python/test_box_python.py."""
 
 import json
 import re

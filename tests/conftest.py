@@ -27,10 +27,11 @@ from tests.helpers import BOUND, BROWSER_ARGS, foreign, mkdocs_build, recorded, 
 # examples and the prose-number test (which runs every page, for the site test too).
 # The notebooks-anywhere test, the longest (75-160 s, pip's installs most of it), goes
 # first: it makes its Jupyter environment while the other worker builds the site.
-LONGEST = ["tests/test_notebooks_anywhere.py", "tests/test_browser.py", "tests/test_engine.py",
-           "docs/10-under-the-hood.md", "tests/test_prose_numbers.py", "tests/test_run_browser.py",
-           "tests/test_exercises_browser.py", "tests/test_notebook.py", "tests/test_box_python.py",
-           "tests/test_widgets.py", "tests/test_engine_numerics.py"]
+LONGEST = ["tests/notebooks/test_notebooks_anywhere.py", "tests/site/test_browser.py",
+           "tests/engine/test_engine.py", "docs/10-under-the-hood.md", "tests/pages/test_prose_numbers.py",
+           "tests/exercises/test_exercises_browser.py", "tests/run/test_run_browser.py",
+           "tests/notebooks/test_notebook.py", "tests/python/test_box_python.py", "tests/widgets/test_widgets.py",
+           "tests/engine/test_engine_numerics.py"]
 
 
 def pytest_collection_modifyitems(items):
@@ -173,7 +174,7 @@ class SearchlessBrowser:
     Chromium's CPU per load for this site's 264 KB index, over a third of what the
     browser tests cost, in tests that never search. Pages opened through this browser
     load the index's config (so the search box works, and finds nothing); the request is
-    still made and seen. tests/test_browser.py searches the real index with `real`.
+    still made and seen. tests/site/test_browser.py searches the real index with `real`.
     """
 
     def __init__(self, browser):

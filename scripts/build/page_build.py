@@ -61,9 +61,9 @@ def parsers(collector=None):
 class PageRun:
     outputs: list  # scripts.pages.directives.Output, in page order
     files: dict  # path relative to docs/ -> str
-    printed: str = ""  # what the page's code printed (tests/test_prose_numbers.py reads it)
+    printed: str = ""  # what the page's code printed (tests/pages/test_prose_numbers.py reads it)
     blocks: str = ""  # every block as it ran (scripts.pages.blocks.export's JSON), on any page; the
-    # site serves it only for a page that gets Run (tests/test_copy.py reads every page's)
+    # site serves it only for a page that gets Run (tests/run/test_copy.py reads every page's)
     printed_at: dict = dataclasses.field(default_factory=dict)  # page line of an example ->
     # what it printed to stdout (a code block's print(); a doctest's output is its `want`)
 

@@ -12,7 +12,7 @@ looks the same, and an ordinary block copies as it is.
 
 scripts/build/hooks/copy_code.py registers the fence (MkDocs cannot import `scripts`
 while it reads mkdocs.yml, so `!!python/name:` cannot name it there).
-tests/test_copy.py clicks every copy button of the built site and runs what it copied.
+tests/run/test_copy.py clicks every copy button of the built site and runs what it copied.
 
 (Named copy_code, not copy: `python scripts/<tool>.py` puts scripts/ first on sys.path,
 where a module named copy would shadow the standard library's `copy`.)

@@ -16,7 +16,7 @@ A number's source is exact (scripts/pages/prose.py finds the numbers and says wh
 A number with none of them, or whose chosen source holds several different values it could
 stand for ("about 7" beside 6.8 and 7.2), or that cannot be a link (in a link's text) is a
 problem: sources() lists each as "docs/<page>.md:<line>: ..."; the build fails on them
-(scripts/build/page_build.py) and so does tests/test_prose_numbers.py. Exempt numbers (prose.EXEMPT,
+(scripts/build/page_build.py) and so does tests/pages/test_prose_numbers.py. Exempt numbers (prose.EXEMPT,
 chapter references) are left alone.
 
 link_numbers() works on the page's Markdown before MkDocs renders it and changes no line: every

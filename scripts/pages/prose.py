@@ -1,5 +1,5 @@
 """The numbers a page states in its prose, and the numbers its code computed, for
-tests/test_prose_numbers.py: a reader should never meet a number the page did not compute.
+tests/pages/test_prose_numbers.py: a reader should never meet a number the page did not compute.
 
 Prose is what a reader reads as text: paragraphs, headings, lists, tables and the bodies of
 admonitions and tabs, math included; not code, not HTML comments, not link targets. Known

@@ -22,7 +22,7 @@ and by the site build alike):
 - choice(EXPR, options=[...]): multiple choice; EXPR gives the right option, which must be
   one of the options (a str). Options are inline Markdown, math included.
 - label="...": what the answer box is called (plain text; "Your answer", or "Pick one" for a
-  choice, by default). A question with more than one box names each (tests/test_chapters.py):
+  choice, by default). A question with more than one box names each (tests/pages/test_chapters.py):
   a screen reader, and the eye, otherwise meet two boxes called the same.
 
 The quiz is HTML in the page, hidden until docs/javascripts/widgets/quiz.js shows it, so with

@@ -8,7 +8,7 @@ JSON arguments; the answer is JSON.
 
 docs/javascripts/python/python.js `call(fn, args, options)` sends a call; python-worker.js hands it
 here and posts the answer back. The shapes of both sides are written once, as JSDoc types, in
-docs/javascripts/python/calls.js (checked by TypeScript's checker, tests/test_lint.py). Every Run
+docs/javascripts/python/calls.js (checked by TypeScript's checker, tests/tools/test_lint.py). Every Run
 comes through here: a chapter's blocks, an exercise's tests, a stepper's trace with the
 reader's leaf values, the playground. No Python source is composed in JavaScript, and no
 answer is cut into prints.
@@ -16,7 +16,7 @@ answer is cut into prints.
 An answer {"ok": false, "error"} is the page's mistake (a function that does not exist,
 arguments it does not take), never the reader's: what the reader's code does, errors
 included, is in the value each function returns. Stdlib and micrograd only: this module runs
-in Pyodide and in CPython (tests/test_calls.py).
+in Pyodide and in CPython (tests/python/test_calls.py).
 """
 
 import json

@@ -49,7 +49,7 @@ at 1 and its parents' at 0, every grad restored), so `draw_dot(..., local_deriva
 and `trace` show what the reader's closure does.
 
 Stdlib and micrograd only: this module runs in Pyodide (the site's Python zip) and in
-CPython (tests/test_your_engine.py; `pytest --engine`, conftest.py).
+CPython (tests/your_engine/test_your_engine.py; `pytest --engine`, conftest.py).
 """
 
 import ast

@@ -27,7 +27,7 @@ in one fresh namespace, each the way Sybil runs it under pytest:
 The reader's edited text replaces the page's; what runs is decided from that
 text (a block that starts with `>>>` is a doctest), as pytest would decide.
 
-Stdlib only: this module runs in CPython (tests/test_blocks.py checks
+Stdlib only: this module runs in CPython (tests/run/test_blocks.py checks
 that every chapter's export, run through it, gives the page's outputs) and
 in Pyodide, where the site's Python zip holds it (scripts/build/hooks/python_runtime.py).
 """

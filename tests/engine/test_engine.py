@@ -1,5 +1,5 @@
 """The engine: worked numbers from the chapters, the steps of backward, bad input, deep
-graphs. tests/test_engine_numerics.py checks its gradients against finite differences and
+graphs. tests/engine/test_engine_numerics.py checks its gradients against finite differences and
 PyTorch."""
 
 import copy

@@ -1,5 +1,5 @@
 """This book's solution of the whole-engine exercise (docs/exercises/whole_engine.py), as a
-reader would save it: `pytest --engine tests/engines/book.py`. tests/test_your_engine.py checks
+reader would save it: `pytest --engine tests/engines/book.py`. tests/your_engine/test_your_engine.py checks
 it is the exercise's solution, word for word."""
 import math
 

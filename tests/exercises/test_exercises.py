@@ -256,7 +256,7 @@ def test_an_unknown_exercise_fails_with_page_and_line(tmp_path):
 
 def test_an_exercise_comment_with_more_on_its_line_is_an_error(tmp_path):
     """(A comment inside a sentence is no directive, of any kind: Sybil reads them at the
-    start of a line; tests/test_docs.py counts every page's examples.)"""
+    start of a line; tests/pages/test_docs.py counts every page's examples.)"""
     from scripts.pages.directives import DirectiveError
 
     with pytest.raises(DirectiveError, match=r"04-engine.md:3: write an exercise as a line of its own"):

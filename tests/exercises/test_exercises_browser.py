@@ -5,7 +5,7 @@ One page (`chapter`, tests/conftest.py) and one Python start for the file: nothi
 loads before the first Run, which is the first test's; the first Run's progress counts what
 the browser fetched; every classic mistake gets its message; Reset asks, and undoes; the
 code is kept across a reload; every control is reachable by keyboard, labelled, passes axe in
-both schemes and fits a 390 px phone. tests/test_exercises.py checks the same in CPython."""
+both schemes and fits a 390 px phone. tests/exercises/test_exercises.py checks the same in CPython."""
 
 import gzip
 import json

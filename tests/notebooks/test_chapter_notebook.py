@@ -2,7 +2,7 @@
 25, item 7): exercises as cells to write and check the answer in, quizzes with a cell to
 answer in and the answer folded, the listings the page includes, links to the published
 pages, and the engine's wheel named with its sha256. Fast: pages made here, no site build;
-tests/test_notebooks_anywhere.py runs the real downloads in a Jupyter that has nothing else.
+tests/notebooks/test_notebooks_anywhere.py runs the real downloads in a Jupyter that has nothing else.
 """
 
 import hashlib

@@ -13,7 +13,7 @@ from mkdocs.utils.yaml import yaml_load
 
 from scripts import ROOT
 from scripts.reader import exercise_format
-from tests.test_site import CHAPTERS
+from tests.site.test_site import CHAPTERS
 
 DOCS = ROOT / "docs"
 NOTEBOOK = DOCS / "06-training.py"

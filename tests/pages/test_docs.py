@@ -81,7 +81,7 @@ def test_every_page_holds_exactly_its_recorded_examples():
         record = "".join(f'    "{page}": {counts[page]},\n' for page in order)
         pytest.fail(
             "example counts changed (recorded -> now):\n" + "\n".join(changed)
-            + "\nIf that is intended, set RECORDED_EXAMPLES in tests/test_docs.py to:\n"
+            + "\nIf that is intended, set RECORDED_EXAMPLES in tests/pages/test_docs.py to:\n"
             + "RECORDED_EXAMPLES = {\n" + record + "}",
             pytrace=False,
         )

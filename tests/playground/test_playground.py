@@ -1,6 +1,6 @@
 """The playground's parser and builder (scripts/reader/playground.py), in CPython: every allowed
 form, every refused one with its column, the same graph and grads as the engine's own
-operators, and the check by finite differences. tests/test_live.py runs it in the browser."""
+operators, and the check by finite differences. tests/playground/test_live.py runs it in the browser."""
 
 import json
 import math
@@ -164,7 +164,7 @@ def test_the_table_writes_a_number_with_10_digits_and_a_true_minus(x, text):
 
 
 def test_the_tables_rows_and_summary_are_written_in_python():
-    """The page formats no number: it shows these texts as they are (tests/test_live.py)."""
+    """The page formats no number: it shows these texts as they are (tests/playground/test_live.py)."""
     result = run("relu(a) * b", "a = 0, b = 3")
     assert [leaf["shown"] for leaf in result["leaves"]] == [
         ["a", "0", "1.5", "1.0e0", "✗ differs"], ["b", "0", "0", "0.0e0", "✓ agrees"]]

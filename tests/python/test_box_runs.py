@@ -9,7 +9,7 @@ built site, in Debian's Chromium, with Pyodide in python.js's workers:
 
 One page, opened once (its Python starts on the first Run). Every request is recorded:
 a server on another port of 127.0.0.1 that answers anything must receive nothing.
-tests/test_reader_box.py checks the same texts in CPython.
+tests/python/test_reader_box.py checks the same texts in CPython.
 """
 
 import time

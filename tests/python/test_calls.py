@@ -1,7 +1,8 @@
 """The one door from the page into the reader's Python (scripts/reader/calls.py): a function's name
-and JSON arguments in, JSON out. The browser's side is python.js's call() (tests/test_live.py,
-tests/test_stepper_edits.py and tests/test_exercises_browser.py click what uses it); the shapes of both
-sides are docs/javascripts/python/calls.js's types, which TypeScript checks (tests/test_lint.py)."""
+and JSON arguments in, JSON out. The browser's side is python.js's call()
+(tests/playground/test_live.py, tests/widgets/test_stepper_edits.py and
+tests/exercises/test_exercises_browser.py click what uses it); the shapes of both sides are
+docs/javascripts/python/calls.js's types, which TypeScript checks (tests/tools/test_lint.py)."""
 
 import inspect
 import json

@@ -1,7 +1,7 @@
 """Issue 25, in CPython: every text of the reader's code reaches the page clipped, with its
 invisible controls made visible (scripts/reader/reader_code.py), from a chapter's blocks
 (scripts/reader/run_blocks.py) and from an exercise (scripts/reader/exercise_runner.py).
-tests/test_box_runs.py checks the same in the browser, with what only the browser has
+tests/python/test_box_runs.py checks the same in the browser, with what only the browser has
 (the worker, its timers, a Run's Stop)."""
 
 import time

@@ -1,7 +1,7 @@
 """Run any example, without a browser: which pages get Run, the export of a page's blocks
 (scripts/pages/blocks.py: every Python block, in page order, hidden and skipped ones marked,
 lines right), and the runner that runs an export as pytest runs the page
-(scripts/reader/run_blocks.py, in CPython here; tests/test_run_browser.py runs it in Pyodide)."""
+(scripts/reader/run_blocks.py, in CPython here; tests/run/test_run_browser.py runs it in Pyodide)."""
 
 import builtins
 import html.parser
@@ -34,7 +34,7 @@ def exported(site, page):
 
 
 def test_the_chapters_whose_code_runs_in_the_browser_get_run_and_no_other_page():
-    """Chapters 1-5, 7, 8 and 10; not chapter 9, whose every block needs numpy (tests/test_live.py
+    """Chapters 1-5, 7, 8 and 10; not chapter 9, whose every block needs numpy (tests/playground/test_live.py
     runs 7, 8 and 10 there)."""
     assert [p.name for p in RUNNABLE] == ["01-computational-graphs.md", "02-chain-rule.md",
                                           "03-backprop-by-hand.md", "04-engine.md",

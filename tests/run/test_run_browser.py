@@ -5,7 +5,7 @@ page's outputs in the browser's Python, a queued Run says it waits, an edit surv
 the chapter, and chapter 10's sizes say the browser is 32-bit.
 
 One page (`chapter`, tests/conftest.py) for the file; its first Run starts Python.
-tests/test_blocks.py checks the export and the runner in CPython."""
+tests/run/test_blocks.py checks the export and the runner in CPython."""
 
 import re
 import urllib.request
@@ -33,7 +33,7 @@ from tests.helpers import KNOWN_DIFFERENCES
 def test_a_chapter_binds_run_to_each_python_block_and_loads_nothing_heavy(chromium, origin):
     """Chapter 3 (no exercise on it) at load: Run and Edit under every Python block, the counts
     agree (no console error), and nothing of Python, no editor, no blocks.json is fetched.
-    tests/test_blocks.py checks every chapter's rendered blocks against its export."""
+    tests/run/test_blocks.py checks every chapter's rendered blocks against its export."""
     page = chromium.new_page()
     requests, console = [], []
     page.on("request", lambda request: requests.append(request.url))
@@ -159,7 +159,7 @@ def test_a_figure_block_keeps_the_builds_figure_and_says_it_shows_the_unedited_c
     run_block(page, block["n"])
     page.wait_for_function(f"n => {RUN}.blocks[n - 1].output.querySelector('.bv-run-figure svg')", arg=block["n"])
     output, _, _ = shown(page, block["n"])
-    assert "Your figure, drawn in your browser by Graphviz from your edited code" in output  # tests/test_live.py
+    assert "Your figure, drawn in your browser by Graphviz from your edited code" in output  # test_live.py
     page.evaluate(f"n => {RUN}.blocks[n - 1].reset.click()", block["n"])
 
 

@@ -23,7 +23,7 @@ AXE_ALLOWED = {
 
 
 # Pages where axe also checks every code block. Code colours come from one stylesheet, the
-# same on every page, so two pages cover them (the exercises' code: tests/test_exercises_browser.py);
+# same on every page, so two pages cover them (the exercises' code: tests/exercises/test_exercises_browser.py);
 # elsewhere axe skips <pre>, which is half its time on a chapter.
 CODE_PAGES = {"01-computational-graphs", "06-training"}
 

@@ -4,7 +4,7 @@ the navigation, kept in the browser, complete, cleared and undone. Issue 16: "no
 how far a reader has got".
 
 Checks are recorded from "bv-check" events (quiz.js and exercise.js dispatch them); these
-tests dispatch them as quiz.js does. tests/test_exercises_browser.py checks that a passed
+tests dispatch them as quiz.js does. tests/exercises/test_exercises_browser.py checks that a passed
 exercise counts.
 """
 

@@ -1,6 +1,6 @@
 """The built site, read as files: a strict build, generated files that match their pages'
 code byte for byte, math rendered at build time, sources and notebooks for every page, and
-no reference to another host. (tests/test_browser.py opens the same build in Chromium.)"""
+no reference to another host. (tests/site/test_browser.py opens the same build in Chromium.)"""
 
 import html as htmllib
 import json

@@ -2,7 +2,7 @@
 Node.js, npm, python3-venv, Chromium, a .venv with pip, the locked packages and node_modules/,
 then the command asked for runs; what is there is not done again; a busy port, a missing
 Chromium or missing rights are said in one line; messages are plain text in a pipe; `lock`
-writes both lock files with the pinned uv. (tests/test_lock.py checks the lock itself.)
+writes both lock files with the pinned uv. (tests/tools/test_lock.py checks the lock itself.)
 
 The real dev.sh runs in a temporary checkout whose PATH holds only stubs that act as the real
 commands do: apt-get installs a package's commands (as root, after `apt-get update`, asking

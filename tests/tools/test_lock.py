@@ -1,7 +1,7 @@
 """The lock: requirements/docs.txt and requirements/test.txt pin, with hashes, every package
 pyproject.toml's extras ask for, at a version they allow, in every environment the project
 supports; and the two agree. A pyproject.toml changed without `bash scripts/dev.sh lock`
-fails here. (tests/test_dev.py checks what `dev.sh lock` runs and what `serve` and `test`
+fails here. (tests/tools/test_dev.py checks what `dev.sh lock` runs and what `serve` and `test`
 install from the lock.)
 """
 

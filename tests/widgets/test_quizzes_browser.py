@@ -1,7 +1,7 @@
 """The quizzes in Chromium, answered as a reader would: a number in every form it may be typed,
 a wrong one, a classic mistake named, a multiple choice, the keyboard a phone shows. Each test
 gets a fresh `page` (tests/conftest.py) that fails it on a console error or a request to
-another host. tests/test_quizzes.py checks the quizzes' keys and how the build writes them."""
+another host. tests/widgets/test_quizzes.py checks the quizzes' keys and how the build writes them."""
 
 
 

@@ -2,7 +2,7 @@
 page's Python traces the page's own graph with the new values, the figure is drawn again with
 draw_dot's ids, every number is CPython's micrograd's, and Reset brings back the build's trace;
 the rebuilt graph is the engine's own (in CPython); the neuron edited twice reads mid-backward
-at every width. tests/test_stepper_retrace.py: stepping waits while a trace is on its way."""
+at every width. tests/widgets/test_stepper_retrace.py: stepping waits while a trace is on its way."""
 
 import json
 from pathlib import Path

@@ -2,7 +2,7 @@
 every step, an edge tells its local derivative, the diamond's visit order gives 15 or names
 the lost path; by keyboard too, with nothing but the site's own files, within the page's script
 budget, and on a phone: every control and edge a 44 px target, buttons at AA contrast.
-tests/test_quizzes_browser.py clicks the quizzes, tests/test_stepper_edits.py edits a stepper's
+tests/widgets/test_quizzes_browser.py clicks the quizzes, tests/widgets/test_stepper_edits.py edits a stepper's
 leaves. `page` (tests/conftest.py) fails a test on any console error or request to another host."""
 
 import json

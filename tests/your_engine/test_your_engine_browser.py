@@ -15,7 +15,7 @@ import pytest
 
 from scripts import ROOT
 from tests import engines
-from tests.test_widgets import stepper_view
+from tests.helpers import stepper_view
 
 ENGINES = ROOT / "tests" / "engines"
 SHOTS = Path("/work/notes/shots")

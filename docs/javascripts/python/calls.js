@@ -2,7 +2,7 @@
 // page may call (scripts/reader/calls.py: FUNCTIONS), their JSON arguments and values, and the
 // messages between the page (python.js) and the worker (python-worker.js). Types only: this
 // module exports nothing at run time. TypeScript's checker reads them where python.js,
-// python-worker.js and their callers name them (tests/test_lint.py: tsc --noEmit --checkJs).
+// python-worker.js and their callers name them (tests/tools/test_lint.py: tsc --noEmit --checkJs).
 
 /**
  * The functions of scripts/reader/calls.py, each with its arguments (JSON) and its value.

@@ -6,7 +6,7 @@ _sources/<page>.txt (the raw file, downloaded under its own name). The links rea
 `partials/actions.html` override (scripts/overrides/) through the page's
 context, with the page's notebook, <page>/<page>.ipynb, which the build makes for
 every page (scripts/build/hooks/pages.py for a Markdown page, scripts/build/hooks/notebook.py
-for a notebook chapter; tests/test_site.py checks every link resolves). A notebook
+for a notebook chapter; tests/site/test_site.py checks every link resolves). A notebook
 page's source is its jupytext file (scripts.build.sources.source_of).
 
 It also serves the engine's wheel, downloads/<its file name> (scripts/notebooks/wheel.py), which
