@@ -243,7 +243,8 @@ def chapter(chromium, origin):
     exercise scrolled into view, so every editor is loaded.
 
     Records each request (the page's and its worker's), with the requests made
-    at load and before any Run, and every uncaught error.
+    at load and before any Run, and every uncaught error; fails the module's last test if a
+    request left the site or an error was logged.
     """
     page = chromium.new_page(viewport={"width": 1280, "height": 800})
     state = types.SimpleNamespace(page=page, origin=origin, requests=[], sizes={}, errors=[], console=[])
@@ -264,6 +265,9 @@ def chapter(chromium, origin):
     page.close()
     print("\n".join(["", "measured:"] + [f"  {key}: {value}" for key, value in measured.items()]))
     measured.clear()
+    # the module's whole visit: nothing left the site, no error (a test that expects one removes it)
+    assert foreign(state.requests, origin) == [], foreign(state.requests, origin)
+    assert state.errors == [] and state.console == [], (state.errors, state.console)
 
 
 @pytest.fixture(scope="session")
