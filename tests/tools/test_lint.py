@@ -1,7 +1,7 @@
 """The code in this repository passes its linters: ruff on the Python (pyproject.toml, [tool.ruff]),
 import-linter's contracts (.importlinter), ESLint on the browser code (eslint.config.mjs); no
-test file is longer than a maintainer reads through (600 lines); and docs/javascripts/ keeps its
-folders by role (the tree in CONTRIBUTING.md)."""
+test file is longer than a maintainer reads through (600 lines), and each is in its feature's
+folder; and docs/javascripts/ keeps its folders by role (the tree in CONTRIBUTING.md)."""
 
 import importlib.util
 import re
@@ -21,6 +21,18 @@ def test_no_test_file_is_longer_than_600_lines():
     assert len(lines) > 30, lines  # the test files were found
     long = {path: n for path, n in lines.items() if n > MAX_TEST_LINES}
     assert long == {}, f"over {MAX_TEST_LINES} lines, split by feature: {long}"
+
+
+def test_every_test_module_is_in_a_feature_folder_that_contributing_describes():
+    """tests/ mirrors the site's features (issue 26, item 4): each test module sits in a folder
+    (tests/run/, tests/engine/, ...) that CONTRIBUTING.md's "The test suite" lists, never at the
+    top of tests/, where only the shared conftest.py, helpers.py and chapter_page.py are."""
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    described = set(re.findall(r"^- `tests/(\w+)/`", text, re.M))
+    folders = {path.parent.name for path in (ROOT / "tests").glob("*/test_*.py")}
+    top = sorted(path.name for path in (ROOT / "tests").glob("test_*.py"))
+    assert top == [], f"{top} at the top of tests/: move each into its feature's folder, one of {sorted(described)}"
+    assert folders == described, f"not in CONTRIBUTING.md: {folders - described}; absent: {described - folders}"
 
 
 def test_ruff_check_is_clean():
