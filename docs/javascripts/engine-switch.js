@@ -209,7 +209,9 @@ onEveryPage(async () => {
   await loadStylesheet(new URL("../stylesheets/engine.css", here).href);
   current = makeSwitch();
   const heading = article.querySelector("h1");
-  if (heading) heading.after(current.box);
+  const place = article.querySelector(".bv-tools__engine"); // kept for it (overrides/partials/content.html)
+  if (place) place.replaceChildren(current.box);
+  else if (heading) heading.after(current.box);
   else article.prepend(current.box);
   // A switch left on the reader's engine whose check is not kept (another tab changed it): check it.
   const mine = readerEngine();

@@ -120,7 +120,9 @@ function makeDisplay() {
   const box = element("section", { class: "bv-progress", "aria-label": "Your progress in this chapter" },
     text, bar, element("div", { class: "bv-progress__actions" }, clear, undo, status));
   const heading = article.querySelector("h1");
-  if (heading) heading.after(box);
+  const place = article.querySelector(".bv-tools__progress"); // kept for it (overrides/partials/content.html)
+  if (place) place.replaceChildren(box);
+  else if (heading) heading.after(box);
   else article.prepend(box);
   const state = { box, text, bar, clear, undo, status, cleared: null };
   clear.addEventListener("click", () => {

@@ -19,6 +19,8 @@ const stylesheets = new Map(); // href -> {link, loaded: Promise}
 export function loadStylesheet(href) {
   const known = stylesheets.get(href);
   if (known?.link.isConnected) return known.loaded;
+  // in the page's <head> already (mkdocs.yml's extra_css): a second sheet would restyle the page
+  if ([...document.styleSheets].some((sheet) => sheet.href === href)) return Promise.resolve();
   const link = document.createElement("link");
   link.rel = "stylesheet";
   link.href = href;

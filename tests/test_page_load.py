@@ -1,0 +1,128 @@
+"""A page that paints without blocking (issue 27, item 6), in Debian's Chromium on the built
+site: it does not move while it loads, and its math, far down the page too, is math to a
+screen reader. (Lighthouse's figures are printed by scripts/tools/bench_lighthouse.py, not
+tested.)
+
+The layout shifts a page's load causes add up to less than 0.05 (Lighthouse's cumulative
+layout shift, CLS), on a phone (390 × 844, touch, 2×) and on a desktop.
+
+Measured with the browser's own PerformanceObserver ('layout-shift' entries, the ones
+without recent input, as CLS counts them), from the start of the load until every widget
+is bound (tests/helpers.py: BOUND), the engine switch and the chapter's progress are in
+place, and the page has been still for a moment. The boxes our scripts put under a title
+used to push the whole page down: 0.19 on every chapter (scripts/overrides/partials/content.html
+keeps their place now)."""
+
+import unicodedata
+
+import pytest
+
+from tests.helpers import BOUND, page_urls
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
+         "has_touch": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+LIMIT = 0.05  # Lighthouse's "good" CLS is 0.1; issue 27 asks for 0.05
+
+# Records every layout shift from the first byte on, with what moved (for the message).
+RECORD = """
+window.bvShifts = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    if (entry.hadRecentInput) continue;
+    const moved = entry.sources.map((s) => s.node
+      ? `${s.node.nodeName.toLowerCase()}.${s.node.className || ''} "${(s.node.textContent || '').trim().slice(0, 40)}"`
+        + ` from y=${Math.round(s.previousRect.y)} to y=${Math.round(s.currentRect.y)}`
+      : 'a removed node');
+    window.bvShifts.push({value: entry.value, at: Math.round(entry.startTime), moved});
+  }
+}).observe({type: 'layout-shift', buffered: true});
+"""
+
+# The page at rest: widgets bound, the engine switch in place, the chapter's progress too
+# when it has one (progress.json lists it), and two animation frames with no new shift.
+AT_REST = """async () => {
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+  const progress = await fetch('/progress.json').then((r) => r.json());  // the site is served at /
+  const path = location.pathname.replace(/^\\//, '');
+  const wanted = ['.bv-engine', ...(progress.pages[path] ? ['.bv-progress'] : [])];
+  for (let i = 0; i < 200 && !wanted.every((s) => document.querySelector(s)); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await document.fonts.ready;
+  let seen = -1;
+  while (seen !== window.bvShifts.length) {
+    seen = window.bvShifts.length;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await frame(); await frame();
+  }
+  return {missing: wanted.filter((s) => !document.querySelector(s)), shifts: window.bvShifts};
+}"""
+
+
+def shifts_of_load(browser, url, device):
+    """{"missing": [selectors of boxes that never came], "shifts": [{value, at, moved}]} for
+    one load of url in a fresh context of `device` (PHONE or DESKTOP)."""
+    context = browser.new_context(**device)
+    try:
+        page = context.new_page()
+        page.add_init_script(RECORD)
+        page.goto(url, wait_until="load")
+        page.wait_for_function(BOUND)
+        return page.evaluate(AT_REST)
+    finally:
+        context.close()
+
+
+def test_no_page_moves_while_it_loads_on_a_phone(browser, origin, site):
+    moved = {}
+    for _, url in page_urls(site):
+        found = shifts_of_load(browser, origin + url, PHONE)
+        assert not found["missing"], f"{url}: {found['missing']} never came"
+        total = sum(shift["value"] for shift in found["shifts"])
+        if total >= LIMIT:
+            moved[url] = (round(total, 3), found["shifts"])
+    assert not moved, f"layout shifts of {LIMIT} or more while loading: {moved}"
+
+
+@pytest.mark.parametrize("path", ["04-engine", "07-check-break-fix", "10-under-the-hood"])
+def test_a_chapter_does_not_move_while_it_loads_on_a_desktop(browser, origin, path):
+    found = shifts_of_load(browser, f"{origin}/{path}/", DESKTOP)
+    assert not found["missing"], found["missing"]
+    total = sum(shift["value"] for shift in found["shifts"])
+    assert total < LIMIT, (round(total, 3), found["shifts"])
+
+
+def test_a_formula_far_down_the_page_is_math_to_a_screen_reader(browser, origin):
+    """The last formula of chapter 9, far below the window, is in Chromium's accessibility
+    tree as math (KaTeX's MathML) with its symbols as text; KaTeX's HTML beside it is hidden
+    from it. (With content-visibility: auto on its paragraph, a way to skip its layout until
+    it is near the screen, Chromium 156 leaves the paragraph empty in that tree.)"""
+    context = browser.new_context(**DESKTOP)
+    try:
+        page = context.new_page()
+        page.goto(f"{origin}/09-tensors/", wait_until="load")
+        page.wait_for_function(BOUND)
+        formula = page.locator("article :is(p, li) > .arithmatex").last
+        assert formula.evaluate("e => e.getBoundingClientRect().top") > 5 * DESKTOP["viewport"]["height"]
+        symbols = formula.evaluate("""e => { const math = e.querySelector('math').cloneNode(true);
+            math.querySelector('annotation')?.remove(); return math.textContent.replace(/\\s+/g, ''); }""")
+        cdp = context.new_cdp_session(page)
+        formula.evaluate("e => { e.querySelector('math').dataset.probe = 'math'; }")
+        node = cdp.send("DOM.querySelector", {"nodeId": cdp.send("DOM.getDocument")["root"]["nodeId"],
+                                              "selector": "[data-probe=math]"})
+        backend = cdp.send("DOM.describeNode", {"nodeId": node["nodeId"]})["node"]["backendNodeId"]
+        tree = {n["nodeId"]: n for n in cdp.send("Accessibility.getFullAXTree")["nodes"]}
+        (ax,) = [n for n in tree.values() if n.get("backendDOMNodeId") == backend]
+        assert not ax.get("ignored") and ax["role"]["value"] in ("math", "MathMLMath"), ax
+
+        def text(n):
+            own = n.get("name", {}).get("value", "") if n["role"]["value"] in ("StaticText", "InlineTextBox") else ""
+            return own if own else "".join(text(tree[c]) for c in n.get("childIds", []) if c in tree)
+
+        # NFKC: Chromium reads an <mi>p</mi> as the mathematical italic 𝑝, as it draws it
+        assert unicodedata.normalize("NFKC", text(ax)).replace(" ", "") == symbols, (text(ax), symbols)
+        html_part = formula.evaluate("e => e.querySelector('.katex-html').getAttribute('aria-hidden')")
+        assert html_part == "true"
+    finally:
+        context.close()
