@@ -25,13 +25,17 @@ def draw_dot(root, rankdir="LR", local_derivatives=False, fmt="svg"):
     position), edge from an operation to its result "{child}op-{child}".
     A node used twice by one operation (a * a) gets its two edges from and to
     opposite corners, so they never lie on top of each other.
+    The graph's redraw(rankdir) draws the same root again in the other
+    direction, with the same ids (the site lays a figure out twice: wide, and
+    top to bottom for a phone).
     Raises ValueError for any other rankdir.
     """
     if rankdir not in ("LR", "TB"):
         raise ValueError(f"rankdir must be 'LR' or 'TB', not {rankdir!r}")
     dot = graphviz.Digraph(format=fmt, graph_attr={
         "rankdir": rankdir, "bgcolor": "white", "nodesep": "0.15", "ranksep": "0.3"})
-    dot.attr("node", fontname="Helvetica", fontsize="11")
+    # little room beside a record's text: four records side by side fit a phone's column
+    dot.attr("node", fontname="Helvetica", fontsize="11", margin="0.05,0.055")
     dot.attr("edge", fontname="Helvetica", fontsize="11")  # as the nodes: 11 pt reads at 14.7 px
     order = topological_order(root)
     name = node_ids(order)
@@ -50,6 +54,7 @@ def draw_dot(root, rankdir="LR", local_derivatives=False, fmt="svg"):
                 label = f"{local:.4f}" if local_derivatives else None
                 ports = PORTS[rankdir][k] if twice else {}
                 dot.edge(name[parent], op, label=label, id=edge_id(name[parent], name[node], k), **ports)
+    dot.redraw = lambda rankdir: draw_dot(root, rankdir, local_derivatives, fmt)
     return dot
 
 

@@ -5,6 +5,7 @@
 import { onEveryPage } from "./shared/dom.js";
 
 const modules = {
+  ".bv-figure__open": "./shared/figures.js", // scripts/pages/figures.py: a figure opens full screen
   ".bv-quiz": "./widgets/quiz.js",
   ".bv-stepper": "./widgets/stepper.js",
   ".bv-visit-order": "./widgets/visit-order.js",

@@ -144,8 +144,8 @@ def number_sources(path, result):
     PageRun): a scripts.pages.number_sources.Found."""
     from scripts.pages.number_sources import sources
 
-    figures = [(output.line, content) for output in result.outputs if output.kind == "figure"
-               for name, content in output.files.items() if name.endswith(".svg")]
+    figures = [(output.line, next(iter(output.files.values()))) for output in result.outputs
+               if output.kind == "figure"]  # its first file: a phone's layout of it is the same figure
     return sources(Path(path).read_text(encoding="utf-8"), relative(path), result.printed_at, figures)
 
 

@@ -8,13 +8,23 @@
 
 The page's code runs up to that block; the block's last expression (a
 graphviz.Digraph from micrograd.draw_dot, or a matplotlib Figure) is drawn to
-SVG, and the comment becomes the image, linked to itself at full size.
+SVG, and the comment becomes the image, linked to itself at full size (on a
+tap it opens full screen: docs/javascripts/shared/figures.js).
+
+On a phone a graph is shown whole, scaled to the column, never cut off. A
+draw_dot graph whose text would read under 11 px there is also laid out top
+to bottom (its redraw("TB"), the same ids), and the phone gets that layout
+(a <picture> source for narrow screens) when its text reads larger; a graph
+too big either way is an overview there, opened full screen to read.
 """
 
 import ast
 import hashlib
+import html
 import io
 import os
+import re
+import xml.etree.ElementTree as ET
 
 from sybil import Region
 
@@ -23,6 +33,9 @@ from scripts.pages.directives import Directive, DirectiveError, Output, where
 from scripts.pages.examples import python_fences
 
 FIGURE_CACHE = ROOT / ".cache" / "figures"
+PHONE_COLUMN = 358  # CSS px of the text column on a 390 px phone (Material pads 16 px a side)
+READABLE_PX = 11  # the smallest text a figure may show without opening it full screen
+NARROW = "(max-width: 44.9375em)"  # Material's breakpoint for phones and small tablets
 
 
 class FigureParser(Directive):
@@ -58,10 +71,61 @@ class FigureParser(Directive):
         svg = to_svg(value)
         n = page.number(self.kind)
         asset = page.asset(f"figure-{n}.svg")
-        url = page.link(asset)
-        alt = alt.replace("[", "(").replace("]", ")")  # Markdown's image syntax
-        markdown = f"[![{alt}]({url}){{ .graph loading=lazy }}]({url})"
-        return Output(self.kind, example.line, markdown, {asset: svg})
+        files = {asset: svg}
+        narrow = phone_layout(value, svg)
+        if narrow is not None:
+            files[page.asset(f"figure-{n}-narrow.svg")] = narrow
+        urls = {page.url(name): content for name, content in files.items()}
+        return Output(self.kind, example.line, figure_html(urls, alt), files)
+
+
+def phone_layout(value, svg):
+    """The SVG (str) a phone shows instead of `svg`, or None: the top-to-bottom layout of a
+    draw_dot graph (value.redraw) whose text reads larger than `svg`'s in a phone's column,
+    when `svg`'s text would read under READABLE_PX there. Same node and edge ids as `svg`."""
+    if not hasattr(value, "redraw") or text_px(svg) >= READABLE_PX:
+        return None
+    narrow = to_svg(value.redraw("TB"))
+    return narrow if text_px(narrow) > text_px(svg) + 0.5 else None
+
+
+def text_px(svg, column=PHONE_COLUMN):
+    """CSS px of the smallest text of a Graphviz SVG shown `column` px wide at most (scaled
+    down to fit, never up; 1 pt is 4/3 px). Raises ValueError for an SVG without text."""
+    root = ET.fromstring(svg)
+    width, box = _pt(root.get("width")), [float(x) for x in root.get("viewBox").split()]
+    graph = root.find("{http://www.w3.org/2000/svg}g")
+    scale = re.search(r"scale\(([\d.]+)", graph.get("transform", "")) if graph is not None else None
+    sizes = [float(t.get("font-size")) for t in root.iter("{http://www.w3.org/2000/svg}text")
+             if t.get("font-size")]
+    if not sizes:
+        raise ValueError("text_px: the SVG has no text with a font-size")
+    shown = min(width * 4 / 3, column)
+    return min(sizes) * (float(scale[1]) if scale else 1) * shown / box[2]
+
+
+def size_px(svg):
+    """(width, height) in CSS px of an SVG whose size is given in pt or px."""
+    root = ET.fromstring(svg)
+    return tuple(round(_pt(root.get(side)) * (4 / 3 if root.get(side).endswith("pt") else 1))
+                 for side in ("width", "height"))
+
+
+def figure_html(urls, alt):
+    """A figure's HTML: {url: svg} (the wide one first, then the phone's if any) and its alt
+    text. The link opens the shown layout full screen (figures.js); without JavaScript it
+    is a link to the SVG."""
+    (wide, svg), *narrow = urls.items()
+    width, height = size_px(svg)
+    source = "".join(f'<source media="{NARROW}" srcset="{html.escape(url)}" width="{w}" height="{h}">'
+                     for url, content in narrow for w, h in [size_px(content)])
+    return (f'<figure class="bv-figure"><a class="bv-figure__open" href="{html.escape(wide)}">'
+            f'<picture>{source}<img class="graph" src="{html.escape(wide)}" alt="{html.escape(alt)}" '
+            f'width="{width}" height="{height}" loading="lazy"></picture></a></figure>')
+
+
+def _pt(length):
+    return float(re.match(r"[\d.]+", length)[0])
 
 
 def to_svg(value):

@@ -79,7 +79,10 @@ def test_a_figure_shows_the_state_at_its_place_in_the_page(tmp_path):
     result = run(path)
     before, after = result.outputs
     assert (before.kind, before.line, after.line) == ("figure", 7, 13)
-    assert before.markdown == "[![before backward](page/figure-1.svg){ .graph loading=lazy }](page/figure-1.svg)"
+    width, height = scripts.pages.figures.size_px(result.files["page/figure-1.svg"])  # it fits a phone: one layout
+    assert before.markdown == ('<figure class="bv-figure"><a class="bv-figure__open" href="figure-1.svg">'
+                               '<picture><img class="graph" src="figure-1.svg" alt="before backward" '
+                               f'width="{width}" height="{height}" loading="lazy"></picture></a></figure>')
     before_svg, after_svg = result.files["page/figure-1.svg"], result.files["page/figure-2.svg"]
     assert "grad 0.0000" in before_svg and "grad 6.0000" not in before_svg
     assert "grad 6.0000" in after_svg and "data 9.0000" in after_svg

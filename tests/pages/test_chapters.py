@@ -12,6 +12,7 @@ import pytest
 from mkdocs.utils.yaml import yaml_load
 
 from scripts import ROOT
+from scripts.pages.figures import PHONE_COLUMN
 from scripts.reader import exercise_format
 from tests.site.test_site import CHAPTERS
 
@@ -19,6 +20,7 @@ DOCS = ROOT / "docs"
 NOTEBOOK = DOCS / "06-training.py"
 MAX_WORDS = 3500
 SCREEN_PX = 800  # a 1280 x 800 screen
+PHONE_SCREEN_PX = 844  # a 390 x 844 phone
 WIDGETS = {  # chapter -> directives it must have, at least
     "01-computational-graphs.md": {"stepper": 1},
     "03-backprop-by-hand.md": {"stepper": 1},
@@ -89,15 +91,20 @@ def test_the_last_chapter_is_under_the_hood():
 
 @pytest.mark.parametrize("page", CHAPTERS, ids=lambda p: p.name)
 def test_no_figure_is_taller_than_a_screen(site, page):
-    """A figure is shown at the size Graphviz drew it (1 pt = 96/72 CSS px, never scaled to the
-    column: docs/stylesheets/extra.css), so its height on screen is its SVG's height."""
+    """A figure is shown at the size Graphviz drew it (1 pt = 96/72 CSS px), scaled down to fit
+    its column, never up (docs/stylesheets/figures.css): on a 1280 x 800 screen its height is at
+    most its SVG's height; a phone's layout of it (figure-N-narrow.svg, shown up to 44.9375em)
+    is checked as a 390 x 844 phone shows it, scaled into the 358 px column."""
     too_tall = []
     for svg in sorted((site / page.stem).glob("figure-*.svg")):
         head = svg.read_text(encoding="utf-8")[:3000]
         size = re.search(r'<svg[^>]*?width="([\d.]+)(pt|px)?"[^>]*?height="([\d.]+)(pt|px)?"', head, re.DOTALL)
         scale = 96 / 72 if size[2] == "pt" else 1
-        shown = float(size[3]) * scale
-        if shown > SCREEN_PX:
+        width, shown = float(size[1]) * scale, float(size[3]) * scale
+        screen = SCREEN_PX
+        if svg.stem.endswith("-narrow"):
+            shown, screen = shown * min(1, PHONE_COLUMN / width), PHONE_SCREEN_PX
+        if shown > screen:
             too_tall.append(f"{svg.name}: {shown:.0f} px tall")
     assert not too_tall, f"{page.name}: {too_tall}"
 

@@ -66,8 +66,12 @@ def test_every_generated_file_is_what_a_fresh_run_of_its_page_makes(site_build, 
 def test_every_figure_is_in_its_page_with_alt_text(site, md_path):
     tags = Tags(built_html(site, md_path.name).read_text(encoding="utf-8")).tags
     images = [a for tag, a in tags if tag == "img" and "graph" in a.get("class", "").split()]
-    figures = sorted(site.glob(f"{md_path.stem}/figure-*.svg"), key=lambda p: int(p.stem[7:]))
+    figures = sorted((p for p in site.glob(f"{md_path.stem}/figure-*.svg") if not p.stem.endswith("-narrow")),
+                     key=lambda p: int(p.stem[7:]))
     assert [image["src"].split("/")[-1] for image in images] == [f.name for f in figures]
+    # a phone's layout of a figure (scripts/pages/figures.py) is its <picture>'s <source>, not an image
+    sources = [a["srcset"].split("/")[-1] for tag, a in tags if tag == "source" and "srcset" in a]
+    assert sorted(sources) == sorted(p.name for p in site.glob(f"{md_path.stem}/figure-*-narrow.svg"))
     assert all(image["alt"].strip() for image in images)
     if md_path in CHAPTERS:
         assert len(figures) >= 3, f"{md_path.name} has {len(figures)} figures"

@@ -15,10 +15,11 @@ SHOTS = Path("/tmp/shots-widgets")
 
 # Bytes of our own script a widget page may add, before compression: 30,000 until issue 26 put
 # docs/javascripts/ in folders, whose longer import paths ("../shared/dom.js") add 92 bytes to
-# these six files (29,976 -> 30,068); nothing else in them changed.
-SCRIPT_BUDGET = 30_200
-WIDGET_SCRIPTS = ["widgets.js", "shared/dom.js", "shared/graph.js", "widgets/stepper.js", "widgets/visit-order.js",
-                  "widgets/quiz.js"]
+# these six files (29,976 -> 30,068); 34,000 since a graph too big for its column got its
+# overview and full-screen view (issue 27: shared/figures.js, 3.5 KB).
+SCRIPT_BUDGET = 34_000
+WIDGET_SCRIPTS = ["widgets.js", "shared/dom.js", "shared/graph.js", "shared/figures.js", "widgets/stepper.js",
+                  "widgets/visit-order.js", "widgets/quiz.js"]
 
 
 def test_the_stepper_shows_the_exported_trace_at_every_step(page, origin, site):

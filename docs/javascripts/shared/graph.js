@@ -2,6 +2,8 @@
 // page and bound to by the ids micrograd.draw_dot gave its nodes and edges (never by
 // position), plus the page's session state.
 
+import { offerFullScreen } from "./figures.js";
+
 // A widget's state survives a reload of the page (sessionStorage), and nothing else does.
 const key = (id) => `bv:${location.pathname}#${id}`;
 export function remember(id, state) {
@@ -28,8 +30,8 @@ function widen(svg, margin) {
   svg.setAttribute("height", `${height * (h + 2 * margin) / h}${unit("height")}`);
 }
 
-// Puts `svgText` into `container`, at the size Graphviz drew it (1 unit = 1 pt), so its
-// text reads at 13 to 15 CSS px on every screen; a graph wider than the column scrolls.
+// Puts `svgText` into `container`, at the size Graphviz drew it (1 unit = 1 pt), scaled
+// down to fit the column, never cut off or scrolled.
 // Ids get `prefix` so two graphs on a page never clash; the original id stays in data-id.
 // nodes: [{id, name}]; edges: [edge id]: each becomes a button that calls onEdge(id) when
 // the reader clicks or focuses it.
@@ -45,6 +47,7 @@ export function bindGraph(container, svgText, prefix, nodes, edges, onEdge) {
   svg.querySelectorAll("title").forEach((title) => title.remove()); // n0, n0-n2-0: not for readers
   widen(svg, HIT_MARGIN);
   container.replaceChildren(svg);
+  offerFullScreen(svg);
 
   const byId = (id) => svg.querySelector(`[data-id="${id}"]`);
   const fields = {}; // node id -> {data: <text>, grad: <text>}

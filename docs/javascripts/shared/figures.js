@@ -1,0 +1,69 @@
+// Full screen, to pan and pinch-zoom, in GLightbox (from mkdocs-glightbox): a figure as the
+// page shows it, a graph drawn in the page (a stepper's, a Run's) as it is now.
+
+import { element } from "./dom.js";
+
+export const READABLE_PX = 11; // the smallest text a graph shows without opening it full screen
+
+/** Opens `href` (an image URL) full screen with `alt` as its text; `back` gets focus on close. */
+export function openFullScreen(href, alt, back) {
+  const GLightbox = /** @type {any} */ (window).GLightbox;
+  if (!GLightbox) return false;
+  const box = GLightbox({ elements: [{ href, type: "image", alt }], draggable: false, loop: false,
+    openEffect: "fade", closeEffect: "fade" });
+  box.on("close", () => { box.destroy(); back?.focus({ preventScroll: true }); });
+  box.open();
+  return true;
+}
+
+/** CSS px of the smallest text of a Graphviz <svg> element shown `width` CSS px wide. */
+export function textPx(svg, width) {
+  const scale = /scale\(([\d.]+)/.exec(svg.querySelector("g.graph")?.getAttribute("transform") ?? "");
+  const sizes = Array.from(svg.querySelectorAll("text[font-size]"), (t) => Number(t.getAttribute("font-size")));
+  return Math.min(...sizes) * (scale ? Number(scale[1]) : 1) * width / svg.viewBox.baseVal.width;
+}
+
+// The graph as an image of itself now: the page's paint (a stepper's marked nodes) written on
+// each element, the hit lines left out; a data: URL (the documented CSP allows no blob: image).
+const PAINT = ["fill", "stroke", "stroke-width", "font-weight", "opacity"];
+function snapshot(svg) {
+  const copy = svg.cloneNode(true), painted = svg.querySelectorAll("*");
+  copy.querySelectorAll("*").forEach((el, i) => {
+    const style = getComputedStyle(painted[i]);
+    el.setAttribute("style", PAINT.map((p) => `${p}:${style.getPropertyValue(p)}`).join(";"));
+  });
+  copy.querySelectorAll(".bv-hit").forEach((hit) => hit.remove());
+  copy.setAttribute("xmlns", "http://www.w3.org/2000/svg");
+  return `data:image/svg+xml,${encodeURIComponent(new XMLSerializer().serializeToString(copy))}`;
+}
+
+// While a graph drawn in the page shows its text under READABLE_PX (scaled to fit its column),
+// its Full screen button stands under it. Read after layout, never forcing one.
+const zooms = new WeakMap(); // <svg> -> its button
+const overview = new ResizeObserver((entries) => {
+  for (const { target: svg } of entries) {
+    const zoom = zooms.get(svg);
+    if (!svg.isConnected) overview.unobserve(svg); // gone (a new preset, Reset, a newer Run)
+    if (svg.isConnected && textPx(svg, svg.getBoundingClientRect().width) < READABLE_PX) {
+      if (!zoom.isConnected) svg.after(zoom);
+    } else zoom.remove();
+  }
+});
+
+/** Gives `svg`, a Graphviz drawing just put in the page, a Full screen button while it is an overview. */
+export function offerFullScreen(svg) {
+  const zoom = element("button", { type: "button", class: "bv-button bv-fullscreen",
+    "aria-label": "Open the graph full screen, to pan and zoom" }, "Full screen");
+  zoom.addEventListener("click", () => openFullScreen(snapshot(svg), svg.getAttribute("aria-label"), zoom));
+  zooms.set(svg, zoom);
+  overview.observe(svg);
+}
+
+// widgets.js binds each a.bv-figure__open (scripts/pages/figures.py).
+export function init(link) {
+  link.addEventListener("click", (event) => {
+    const img = link.querySelector("img");
+    if (event.ctrlKey || event.metaKey || event.shiftKey || !img) return; // a new tab: the SVG
+    if (openFullScreen(img.currentSrc || img.src, img.alt, link)) event.preventDefault();
+  });
+}

@@ -1,0 +1,367 @@
+"""Every figure whole on a phone (issue 27, item 1).
+
+The build side (scripts/pages/figures.py, micrograd/draw.py): a draw_dot graph whose text would
+read under 11 px in a phone's 358 px column is also laid out top to bottom, with the same node
+and edge ids, byte-identical run to run; the phone gets that layout where its text reads larger.
+
+The reader's side, in Debian's Chromium on the built site at 390 × 844 (touch, 2×): every
+figure of chapters 1–5 and 7 lies wholly inside the column, its text at 11 px or more, or it
+is an overview that opens full screen on a tap (GLightbox) and closes again; so is every
+stepper's and the visit-order widget's graph, preset by preset; and nothing scrolls sideways
+without a cue you can see (a shadow on the side with more, gone at the end).
+"""
+
+import html
+import io
+import re
+
+import graphviz
+import pytest
+
+import scripts.pages.figures
+from micrograd import Value, draw_dot
+from micrograd.nn import MLP
+from scripts.build.page_build import run
+from scripts.pages.figures import PHONE_COLUMN, READABLE_PX, phone_layout, text_px, to_svg
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
+         "has_touch": True}
+CHAPTERS = ["01-computational-graphs", "02-chain-rule", "03-backprop-by-hand", "04-engine",
+            "05-neurons-layers-networks", "07-check-break-fix"]
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache(tmp_path, monkeypatch):
+    """Graphviz runs for every figure of a test (no SVG from the shared cache)."""
+    monkeypatch.setattr(scripts.pages.figures, "FIGURE_CACHE", tmp_path / "figures")
+
+
+def chapter_3_L():
+    """L = (a·b + c)·f of chapter 3, after backward: its wide layout is 584 pt."""
+    a, b, c, f = Value(2.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c"), Value(-2.0, label="f")
+    e = a * b
+    e.label = "e"
+    d = e + c
+    d.label = "d"
+    L = d * f
+    L.label = "L"
+    L.backward()
+    return L
+
+
+def network():
+    """Chapter 5's 2-2-1 network on one input: too big for a phone either way."""
+    import random
+
+    random.seed(1)
+    return MLP(2, [2, 1])([2.0, -1.0])
+
+
+def ids(svg):
+    """The ids of every node and edge group of an SVG (draw_dot's n0, n2op, n0-n2-0, ...)."""
+    return set(re.findall(r'<g id="([^"]+)" class="(?:node|edge)"', html.unescape(svg)))
+
+
+def test_a_wide_graph_is_laid_out_top_to_bottom_with_the_same_ids():
+    graph = draw_dot(chapter_3_L(), local_derivatives=True)
+    wide = to_svg(graph)
+    assert text_px(wide) < READABLE_PX  # scaled into 358 px its text read at 8 px: it was cut off
+    narrow = phone_layout(graph, wide)
+    assert narrow is not None and text_px(narrow) >= READABLE_PX, narrow and text_px(narrow)
+    assert ids(narrow) == ids(wide) and {"n0", "n2op", "n0-n2-0", "n2op-n2"} <= ids(wide)
+    assert narrow != wide and "data -6.0000" in html.unescape(narrow)  # the same numbers, laid out anew
+
+
+def test_a_graph_that_fits_a_phone_gets_one_layout():
+    a = Value(3.0, label="a")
+    graph = draw_dot(a * a)
+    wide = to_svg(graph)
+    assert text_px(wide) >= READABLE_PX
+    assert phone_layout(graph, wide) is None
+
+
+def test_a_graph_too_big_either_way_gets_the_layout_whose_text_reads_larger():
+    graph = draw_dot(network())
+    wide = to_svg(graph)
+    narrow = phone_layout(graph, wide)
+    assert narrow is not None and text_px(wide) < text_px(narrow) < READABLE_PX, (text_px(wide), narrow)
+
+
+def test_only_a_draw_dot_graph_is_laid_out_again():
+    """A Digraph of the page's own making has no redraw: it keeps its one layout."""
+    dot = graphviz.Digraph(graph_attr={"rankdir": "LR"})
+    for k in range(12):
+        dot.node(f"n{k}", f"a long node label number {k}")
+        if k:
+            dot.edge(f"n{k - 1}", f"n{k}")
+    wide = to_svg(dot)
+    assert text_px(wide) < READABLE_PX and phone_layout(dot, wide) is None
+
+
+def test_redraw_is_draw_dot_in_the_other_direction():
+    L = chapter_3_L()
+    for local in (False, True):
+        assert draw_dot(L, local_derivatives=local).redraw("TB").source == \
+            draw_dot(L, rankdir="TB", local_derivatives=local).source
+        assert draw_dot(L, rankdir="TB", local_derivatives=local).redraw("LR").source == \
+            draw_dot(L, local_derivatives=local).source
+
+
+@pytest.mark.parametrize("width, transform, column, expected", [
+    ("716pt", "", PHONE_COLUMN, 11 * PHONE_COLUMN / 716),  # scaled down into the column
+    ("200pt", "", PHONE_COLUMN, 11 * 4 / 3),  # narrower than the column: its own size, never blown up
+    ("400pt", "scale(0.5 0.5) ", 800, 11 * 0.5 * 4 / 3),  # Graphviz's size= scaled the drawing
+])
+def test_text_px_is_the_text_as_shown_in_a_column(width, transform, column, expected):
+    svg = (f'<svg width="{width}" height="100pt" viewBox="0.00 0.00 {width[:-2]} 100.00" '
+           f'xmlns="http://www.w3.org/2000/svg"><g id="graph0" class="graph" transform="{transform}'
+           'rotate(0) translate(4 96)"><text font-size="14.00">x</text><text font-size="11.00">y</text>'
+           '</g></svg>')
+    assert text_px(svg, column) == pytest.approx(expected)
+
+
+def test_a_page_serves_both_layouts_byte_identical_run_to_run(tmp_path, monkeypatch):
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```python\nfrom micrograd import Value, draw_dot\na, b = Value(2.0, label='a'), Value(-3.0, label='b')\n"
+        "e = a * b\ne.label = 'e'\nd = e + Value(10.0, label='c')\nd.label = 'd'\nL = d * Value(-2.0, label='f')\n"
+        "L.label = 'L'\ndraw_dot(L)\n```\n<!-- figure: L = (a·b + c)·f -->\n")
+    runs = []
+    for attempt in ("one", "two"):
+        monkeypatch.setattr(scripts.pages.figures, "FIGURE_CACHE", tmp_path / attempt)
+        runs.append(run(page))
+    first, second = runs
+    svgs = {name: svg for name, svg in first.files.items() if name.endswith(".svg")}
+    assert sorted(svgs) == ["page/figure-1-narrow.svg", "page/figure-1.svg"]
+    assert all(second.files[name] == svg for name, svg in svgs.items())  # byte-identical
+    assert ids(svgs["page/figure-1.svg"]) == ids(svgs["page/figure-1-narrow.svg"])
+    markup = first.outputs[0].markdown
+    assert '<source media="(max-width: 44.9375em)" srcset="figure-1-narrow.svg"' in markup
+    assert '<img class="graph" src="figure-1.svg" alt="L = (a·b + c)·f"' in markup
+    assert markup.count("<img") == 1  # one image in the accessibility tree, whichever layout shows
+
+
+# --- in the browser ------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def phone(browser):
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    yield page
+    context.close()
+
+
+# Each figure of the page as shown: its source, whether it lies wholly inside the column, and
+# for a Graphviz drawing the CSS px of its smallest text (null for a plot).
+FIGURES = r"""async () => {
+  const column = document.querySelector(".md-content .md-typeset").getBoundingClientRect();
+  const out = [];
+  for (const [k, img] of Array.from(document.querySelectorAll("figure.bv-figure img")).entries()) {
+    img.loading = "eager";
+    await img.decode().catch(() => {});
+    const shown = img.getBoundingClientRect();
+    const text = await (await fetch(img.currentSrc)).text();
+    let px = null;
+    if (text.includes("Generated by graphviz")) {
+      const svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+      const scale = /scale\(([\d.]+)/.exec(svg.querySelector("g.graph").getAttribute("transform"));
+      const unit = shown.width / Number(svg.getAttribute("viewBox").split(/\s+/)[2]) * (scale ? Number(scale[1]) : 1);
+      px = Math.min(...Array.from(svg.querySelectorAll("text"), (t) => Number(t.getAttribute("font-size")) * unit));
+    }
+    out.push({k, src: img.currentSrc.split("/").pop(), px, width: shown.width,
+      inside: shown.width > 0 && shown.left >= column.left - 0.5 && shown.right <= column.right + 0.5});
+  }
+  return out;
+}"""
+
+# The lightbox's image, once it has opened and settled: its source and whether it lies whole
+# inside the screen.
+OPENED = """() => {
+  const img = document.querySelector(".glightbox-container .gslide.current .gslide-image img");
+  if (!img || !img.complete || !img.naturalWidth) return null;
+  const r = img.getBoundingClientRect();
+  return {src: img.currentSrc || img.src, whole: r.left >= -0.5 && r.top >= -0.5 && r.right <= innerWidth + 0.5
+    && r.bottom <= innerHeight + 0.5, width: r.width};
+}"""
+
+
+def open_and_close(page, opener):
+    """Tap `opener`, wait for the full-screen view, tap its close button: what it showed."""
+    opener.tap()
+    page.wait_for_function(f"({OPENED})() && ({OPENED})().width > 0")
+    page.wait_for_timeout(500)  # GLightbox's opening animation
+    shown = page.evaluate(OPENED)
+    page.locator(".glightbox-container .gclose").tap()
+    page.wait_for_function("!document.querySelector('.glightbox-container')")
+    assert not page.evaluate("document.documentElement.classList.contains('glightbox-open')")
+    return shown
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_every_figure_is_whole_on_a_phone_or_opens_full_screen(phone, origin, name):
+    """Before: 24 of 27 graphs cut off in boxes that scrolled sideways with no cue (chapter 1's
+    first graph, 573 px, hid its root f). Now each lies inside the column; a graph whose text
+    reads under 11 px there is an overview, opened full screen by a tap (the layout shown, whole
+    on the screen) and closed again. The first figure of each page is opened too."""
+    phone.goto(f"{origin}/{name}/")
+    figures = phone.evaluate(FIGURES)
+    assert figures, name
+    cut = [f for f in figures if not f["inside"]]
+    assert not cut, cut
+    overviews = [f for f in figures if f["px"] is not None and f["px"] < READABLE_PX]
+    for figure in [figures[0]] + [f for f in overviews if f["k"]]:
+        link = phone.locator("figure.bv-figure a").nth(figure["k"])
+        link.scroll_into_view_if_needed()
+        shown = open_and_close(phone, link)
+        assert shown["src"].endswith("/" + figure["src"]) and shown["whole"], (figure, shown)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    assert phone.errors == []
+    print(f"\n{name}: {len(figures)} figures, {len(overviews)} overviews "
+          f"({', '.join(f['src'] for f in overviews)}), smallest text in a fitting graph "
+          f"{min((f['px'] for f in figures if f['px'] and f['px'] >= READABLE_PX), default=0):.1f} px")
+
+
+def test_a_full_screen_figure_zooms_with_two_fingers(phone, origin):
+    """Chapter 5's network, 1,727 px wide, is an overview on a phone: opened full screen, two
+    fingers moving apart zoom it (GLightbox's pinch)."""
+    phone.goto(f"{origin}/05-neurons-layers-networks/")
+    link = phone.locator("figure.bv-figure a").nth(1)
+    link.scroll_into_view_if_needed()
+    link.tap()
+    phone.wait_for_function(f"({OPENED})() && ({OPENED})().width > 0")
+    phone.wait_for_timeout(500)
+    before = phone.evaluate(OPENED)["width"]
+    box = phone.locator(".glightbox-container .gslide.current .gslide-image img").bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    cdp = phone.context.new_cdp_session(phone)
+    touch = lambda kind, points: cdp.send("Input.dispatchTouchEvent", {  # noqa: E731
+        "type": kind, "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]})
+    touch("touchStart", [(cx - 20, cy), (cx + 20, cy)])
+    for step in range(1, 11):
+        touch("touchMove", [(cx - 20 - 12 * step, cy), (cx + 20 + 12 * step, cy)])
+    touch("touchEnd", [])
+    phone.wait_for_timeout(300)
+    after = phone.evaluate(OPENED)["width"]
+    phone.keyboard.press("Escape")
+    phone.wait_for_function("!document.querySelector('.glightbox-container')")
+    assert after > 1.5 * before, (before, after)
+
+
+# Each widget graph as shown: inside its box (and the box inside the column), the CSS px of its
+# smallest text, and whether its Full screen button shows.
+WIDGET_GRAPHS = """() => Array.from(document.querySelectorAll(".bv-widget__graph")).map((box) => {
+  const svg = box.querySelector("svg");
+  const r = svg.getBoundingClientRect(), b = box.getBoundingClientRect();
+  const column = document.querySelector(".md-content .md-typeset").getBoundingClientRect();
+  const px = Math.min(...Array.from(svg.querySelectorAll("text"),
+    (t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a));
+  const zoom = box.querySelector(".bv-fullscreen");
+  return {id: box.closest(".bv-widget").id, px, inside: r.left >= b.left - 0.5 && r.right <= b.right + 0.5
+    && b.left >= column.left - 0.5 && b.right <= column.right + 0.5 && box.scrollWidth <= box.clientWidth,
+    zoom: Boolean(zoom && zoom.getBoundingClientRect().width)};
+})"""
+
+
+def test_every_widget_graph_fits_a_phone_or_opens_full_screen(phone, origin):
+    """Chapter 1's stepper hid c (369 px in 330), chapter 3's was 431 px, chapter 4's visit
+    order 420. Each preset of each stepper and the visit order now lie inside their box; chapter
+    1's and 3's neurons, too big for 330 px at 11 px, show a Full screen button that opens the
+    graph as it stands at this step (its current node marked) and closes again."""
+    seen, overviews = 0, 0
+    for url in ["/01-computational-graphs/", "/03-backprop-by-hand/", "/04-engine/"]:
+        phone.goto(origin + url)
+        for widget in phone.locator(".bv-stepper, .bv-visit-order").all():
+            presets = widget.locator(".bv-widget__presets button")
+            for k in range(max(1, presets.count())):
+                if presets.count():
+                    presets.nth(k).tap()
+                phone.wait_for_timeout(100)  # the ResizeObserver's verdict, after layout
+                graph = next(g for g in phone.evaluate(WIDGET_GRAPHS) if g["id"] == widget.get_attribute("id"))
+                seen += 1
+                assert graph["inside"], (url, k, graph)
+                assert graph["zoom"] == (graph["px"] < READABLE_PX), (url, k, graph)
+                if graph["zoom"]:
+                    overviews += 1
+                    forward = widget.get_by_role("button", name="Next forward step")
+                    forward.tap()
+                    zoom = widget.locator(".bv-fullscreen")
+                    zoom.scroll_into_view_if_needed()
+                    shown = open_and_close(phone, zoom)
+                    assert shown["src"].startswith("data:image/svg+xml") and shown["whole"], shown
+                    assert phone.evaluate("document.activeElement.classList.contains('bv-fullscreen')")
+    assert seen == 6 and overviews == 2, (seen, overviews)  # 2 + 2 presets, a·a, the visit order
+    assert phone.errors == []
+
+
+# Every element of the page that scrolls sideways (overflow-x auto or scroll) over more than
+# its own padding: some of its content is out of sight.
+SCROLLERS = """() => Array.from(document.querySelectorAll(".md-content *")).filter((el) => {
+  const style = getComputedStyle(el);
+  if (!/auto|scroll/.test(style.overflowX)) return false;
+  if (el.scrollWidth - el.clientWidth <= parseFloat(style.paddingRight) + 1) return false;
+  return el.checkVisibility() && !el.closest("[hidden], details:not([open])");
+}).map((el, k) => { el.dataset.bvScroller = k; return el.tagName.toLowerCase() + "." + el.className; })"""
+
+# The page scrolled through once, so that what loads near the viewport has (the exercises'
+# editors replace their starter code).
+SCROLL_THROUGH = """async () => {
+  for (let y = 0; y < document.documentElement.scrollHeight; y += 600) {
+    scrollTo(0, y);
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  scrollTo(0, 0);
+}"""
+
+
+def edge_shade(page, element):
+    """(left, right): how far the colour of each edge of `element` on the screen strays from its
+    middle's (0 to 255, the largest of the channels), over the lower 70 % of what shows of it.
+    An editor's left edge is where its code starts, right of its line numbers (which stay put)."""
+    from PIL import Image
+
+    element.scroll_into_view_if_needed()
+    box = element.bounding_box()
+    top, bottom = max(box["y"], 0), min(box["y"] + box["height"], page.viewport_size["height"])
+    png = page.screenshot(clip={"x": box["x"], "y": top, "width": box["width"], "height": bottom - top})
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    width, height = image.size
+    gutter = element.evaluate("e => (e.querySelector(':scope > .cm-gutters')?.getBoundingClientRect().right"
+                              " ?? e.getBoundingClientRect().left) - e.getBoundingClientRect().left")
+    start = round(gutter * width / box["width"])
+    rows = range(int(height * 0.3), int(height * 0.95))
+
+    def mean(x):
+        pixels = [image.getpixel((x, y)) for y in rows]
+        return [sum(p[c] for p in pixels) / len(pixels) for c in range(3)]
+
+    middle = mean(width // 2)
+    return tuple(max(abs(a - b) for a, b in zip(mean(x), middle)) for x in (start + 3, width - 4))
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_nothing_scrolls_sideways_without_a_cue(phone, origin, name):
+    """Code blocks and formulas wider than a phone's column scroll inside themselves (103 on
+    these pages); nothing showed that they do. Now a shadow shows on the side with more: with
+    the text made transparent, the right edge is darker than the middle at the start, the left
+    edge at the end, and the other edge plain."""
+    phone.goto(f"{origin}/{name}/")
+    phone.evaluate(SCROLL_THROUGH)
+    phone.wait_for_function("Array.from(document.querySelectorAll('.exercise[data-exercise]'))"
+                            ".every((e) => e.classList.contains('has-editor'))")
+    phone.add_style_tag(content="[data-bv-scroller], [data-bv-scroller] * { color: transparent !important; "
+                                "border-color: transparent !important; } .md-code__nav { visibility: hidden; }")
+    scrollers = phone.evaluate(SCROLLERS)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    silent = []
+    for k, kind in enumerate(scrollers):
+        element = phone.locator(f"[data-bv-scroller='{k}']")
+        element.evaluate("e => { e.scrollLeft = 0; }")
+        start = edge_shade(phone, element)
+        element.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+        end = edge_shade(phone, element)
+        if not (start[1] >= 8 > start[0] and end[0] >= 8 > end[1]):
+            silent.append(f"{kind} #{k}: edges at start {start}, at end {end}")
+    assert not silent, f"{len(silent)} of {len(scrollers)} scroll with no cue:\n" + "\n".join(silent)
+
