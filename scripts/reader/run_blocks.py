@@ -127,7 +127,8 @@ def _result(block, index, name, text, **fields):
     page skips it), "unavailable" (a figure block that needs a module Python
     in the browser does not have; "why" says so in one line, "module" names it).
     output: what a code block printed. dot: the DOT source of the graph a code
-    block's last expression gave (draw_dot), or null.
+    block's last expression gave (draw_dot), or null; dot_narrow: the same graph laid
+    out top to bottom (draw_dot's redraw("TB"), the same ids), for a phone, or null.
     transcript: a doctest block's text, each example's output replaced by
     the actual one, as segments {"text", "output": bool, "same": bool}, with
     "page" (the page's output) where not same, "exception" for an exception
@@ -136,7 +137,7 @@ def _result(block, index, name, text, **fields):
     result = {"index": index, "line": block["line"], "name": name, "hidden": block["hidden"],
               "kind": block["kind"], "edited": text != block["source"], "figure": block["figure"],
               "status": "ran", "output": "", "error": "", "transcript": [], "skip": None,
-              "dot": None, "seconds": 0.0}
+              "dot": None, "dot_narrow": None, "seconds": 0.0}
     result.update(fields)
     return result
 
@@ -217,7 +218,9 @@ def _run_code(text, namespace, filename):
                                                        f"micrograd, not {module}."),
                         "error": describe(error)}
             return {"status": "error", "output": clip(output.getvalue()), "error": _format_exception(error)}
-    return {"status": "ran", "output": clip(output.getvalue()), "dot": _dot(value)}
+    dot = _dot(value)
+    narrow = _dot(value.redraw("TB")) if dot and callable(getattr(value, "redraw", None)) else None
+    return {"status": "ran", "output": clip(output.getvalue()), "dot": dot, "dot_narrow": narrow}
 
 
 def _dot(value):

@@ -365,3 +365,54 @@ def test_nothing_scrolls_sideways_without_a_cue(phone, origin, name):
             silent.append(f"{kind} #{k}: edges at start {start}, at end {end}")
     assert not silent, f"{len(silent)} of {len(scrollers)} scroll with no cue:\n" + "\n".join(silent)
 
+
+# A figure drawn in the page by a Run (docs/javascripts/live-figure.js), as shown: inside the
+# column, the CSS px of its smallest text, its ids, and whether its Full screen button shows.
+RUN_FIGURE = r"""(n) => {
+  const block = document.querySelector('.bv-run').runState.blocks[n - 1];
+  const svg = block.output.querySelector('.bv-run-figure svg');
+  const r = svg.getBoundingClientRect();
+  const column = document.querySelector(".md-content .md-typeset").getBoundingClientRect();
+  const px = Math.min(...Array.from(svg.querySelectorAll("text"),
+    (t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a));
+  const zoom = svg.parentElement.querySelector(".bv-fullscreen");
+  return {px, inside: r.width > 0 && r.left >= column.left - 0.5 && r.right <= column.right + 0.5,
+    ids: [...svg.querySelectorAll('g.node, g.edge')].map(g => g.dataset.id).sort(),
+    width: Number(svg.getAttribute("viewBox").split(/\s+/)[2]),
+    zoom: Boolean(zoom && zoom.getBoundingClientRect().width)};
+}"""
+
+
+@pytest.mark.parametrize("name, n, figure, overview", [
+    ("01-computational-graphs", 3, "figure-1", False),  # 573 px wide; top to bottom it reads at 11 px or more
+    ("05-neurons-layers-networks", 27, "figure-2", True),  # the network: too big either way
+])
+def test_a_figure_a_run_draws_is_laid_out_for_the_phone_or_opens_full_screen(phone, origin, site, name, n,
+                                                                               figure, overview):
+    """A block's figure drawn again by Run after an edit (in the reader's Python, by Graphviz in
+    the page) was scaled into the column with its text at 3.3 to 9.9 px and nothing to open it. Now
+    it is laid out as the build lays out its figure for a phone: top to bottom where that reads
+    at 11 px or more (the build's narrow layout's ids), else an overview whose Full screen button
+    opens it whole on the screen."""
+    run = "document.querySelector('.bv-run').runState"
+    phone.goto(f"{origin}/{name}/")
+    phone.evaluate(f"n => {run}.blocks[n - 1].edit.click()", n)
+    phone.wait_for_function(f"n => {run}.blocks[n - 1].editor", arg=n)
+    phone.evaluate(f"n => {run}.blocks[n - 1].editor.setCode('# my edit\\n' + {run}.blocks[n - 1].source)", n)
+    phone.evaluate(f"n => {run}.blocks[n - 1].run.click()", n)
+    phone.wait_for_function(f"n => {run}.blocks[n - 1].output.querySelector('.bv-run-figure svg')", arg=n,
+                            timeout=120_000)
+    phone.wait_for_timeout(200)  # the ResizeObserver's verdict, after layout
+    drawn = phone.evaluate(RUN_FIGURE, n)
+    wide, narrow = ((site / name / f"{figure}{layout}.svg").read_text(encoding="utf-8") for layout in ("", "-narrow"))
+    assert drawn["inside"] and drawn["ids"] == sorted(ids(narrow)), drawn
+    width = {layout: float(re.search(r'viewBox="[\d.]+ [\d.]+ ([\d.]+)', svg)[1]) for layout, svg in
+             (("wide", wide), ("narrow", narrow))}
+    assert abs(drawn["width"] - width["narrow"]) < abs(drawn["width"] - width["wide"]), (drawn, width)  # top to bottom
+    assert drawn["zoom"] == overview == (drawn["px"] < READABLE_PX), drawn
+    if overview:
+        zoom = phone.locator(".bv-run-output:has(.bv-run-figure) .bv-fullscreen").first
+        zoom.scroll_into_view_if_needed()
+        shown = open_and_close(phone, zoom)
+        assert shown["src"].startswith("data:image/svg+xml") and shown["whole"], shown
+    assert phone.errors == []

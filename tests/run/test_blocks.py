@@ -368,7 +368,9 @@ def test_a_block_ending_in_draw_dot_gives_its_dot_source_as_the_build_draws_it()
     b = a * 3
     b.backward()
     assert results[1]["dot"] == draw_dot(b).source
+    assert results[1]["dot_narrow"] == draw_dot(b, rankdir="TB").source  # for a phone (issue 27)
     assert [r["dot"] for r in (results[0], results[2], results[3])] == [None, None, None]
+    assert [r["dot_narrow"] for r in (results[0], results[2], results[3])] == [None, None, None]
     (error,) = run_blocks.run([code("x = 1\ndraw_dot(x)\n")], 0)  # the last expression's error, as exec's
     assert error["status"] == "error" and 'File "<block 1>", line 2' in error["error"]
 

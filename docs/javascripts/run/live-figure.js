@@ -8,15 +8,35 @@
 // while the output holds a drawing (Reset or the next Run empties the output, and the build's
 // figure is back). An unedited block keeps the build's figure: it is the same drawing.
 //
+// On a phone it is laid out as the build lays out its figures: top to bottom where that reads
+// larger (the reader's Python sends both layouts), scaled into the column, and, with its text
+// still under 11 px, an overview with a Full screen button (shared/figures.js).
+//
 // Graphviz lays the graph out in a worker (viz.js), so the page answers meanwhile; the note
 // says it is drawing and offers Stop, and a layout past viz.js's time limit ends with a message
 // saying so. The drawing comes back cleaned of anything active (viz.js) and its ids get this
 // block's prefix, so none is the page's.
 
 import { element, loadStylesheet } from "../shared/dom.js";
+import { READABLE_PX, offerFullScreen, textPx } from "../shared/figures.js";
 import { LayoutStopped, drawSVG } from "../shared/viz.js";
 
 const here = import.meta.url;
+const parse = (/** @type {string} */ text) => new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+// the width (CSS px) Graphviz drew an <svg> element at: its width attribute, in pt or px
+const drawnWidth = (svg) => parseFloat(svg.getAttribute("width")) * (svg.getAttribute("width").endsWith("pt") ? 4 / 3 : 1);
+
+// The drawing of `mine` for a column `width` CSS px wide, as the build lays out its figures
+// (scripts/pages/figures.py): draw_dot's own (left to right), or, where its text would read
+// under READABLE_PX scaled into the column (a phone), the same graph top to bottom
+// (mine.dot_narrow, the same ids) if its text reads larger there.
+async function layOut(mine, width, signal) {
+  const wide = parse(await drawSVG(mine.dot, { signal }));
+  const shown = (svg) => textPx(svg, Math.min(drawnWidth(svg), width));
+  if (!mine.dot_narrow || shown(wide) >= READABLE_PX) return wide;
+  const narrow = parse(await drawSVG(mine.dot_narrow, { signal }));
+  return shown(narrow) > shown(wide) + 0.5 ? narrow : wide;
+}
 
 /** Draw the graph of block `state`'s result `mine` (mine.dot: its DOT source) at the end of its output. */
 export async function showFigure(state, mine) {
@@ -36,8 +56,7 @@ export async function showFigure(state, mine) {
   const gone = new MutationObserver(() => { if (!output.contains(note)) controller.abort(); });
   gone.observe(output, { childList: true });
   try {
-    const drawn = await drawSVG(mine.dot, { signal: controller.signal });
-    const svg = new DOMParser().parseFromString(drawn, "image/svg+xml").documentElement;
+    const svg = await layOut(mine, output.clientWidth, controller.signal);
     // draw_dot's ids, kept in data-id, unique on the page
     svg.querySelectorAll("[id]").forEach((/** @type {SVGElement} */ el) => {
       el.dataset.id = el.id;
@@ -60,6 +79,7 @@ export async function showFigure(state, mine) {
         "(Reset on the edited blocks brings the page's back)."
       : "The graph your block's last line gives, drawn in your browser by Graphviz.";
     output.append(element("figure", { class: "bv-run-figure" }, svg));
+    offerFullScreen(svg); // too small to read in its column: a Full screen button under it
   } catch (error) {
     if (!output.contains(note)) return;
     const focused = document.activeElement === stop;
