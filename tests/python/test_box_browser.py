@@ -305,7 +305,9 @@ def test_a_large_graph_is_laid_out_off_the_main_thread_and_stop_ends_it(box):
     measured["while laying out: longest task, longest 10 ms timer wait, click wait (ms)"] = (
         round(longest), round(timer), round(click))
     assert box.evaluate(NOTE, n).startswith("Drawing your figure"), "still laying out: the page was watched meanwhile"
-    assert longest < 100 and click < 100, (longest, timer, click)
+    # Laid out on the page's main thread, this graph blocks it for minutes; in the worker the page's
+    # tasks stay short (0 ms alone), but the other test worker on 2 cores stretched one to 176 ms once.
+    assert longest < 500 and click < 500, (longest, timer, click)
     stop = box.get_by_role("button", name="Stop drawing the figure")
     start = time.perf_counter()
     stop.click()
@@ -326,7 +328,9 @@ def test_the_time_limit_ends_a_layout_with_a_message_and_the_next_graph_draws(bo
     start = time.perf_counter()
     box.wait_for_function(f"n => ({NOTE})(n).startsWith('Drawing your figure')", arg=n)
     longest, timer, click = answering(box, 2)
-    assert longest < 100 and click < 100, (longest, timer, click)
+    # Laid out on the page's main thread, this graph blocks it for minutes; in the worker the page's
+    # tasks stay short (0 ms alone), but the other test worker on 2 cores stretched one to 176 ms once.
+    assert longest < 500 and click < 500, (longest, timer, click)
     box.wait_for_function(f"n => ({NOTE})(n).startsWith('Your figure was not drawn')", arg=n,
                           timeout=limit + 30_000)
     seconds = time.perf_counter() - start
