@@ -30,13 +30,7 @@ module holds what scripts/reader/run_blocks.py needs too, so the two import with
         the classic mistake the engine's gradients match, found by running it on the
         exercises' graphs (the kite, the diamond, chapter 3's neuron): "=" for "+=", the
         upstream factor left out, a wrong visit order, tanh's derivative from the input.
-    diagnose(blocks, upto, edits, source) -> dict
-        a chapter's blocks 0..upto (blocks.json's "blocks", run as scripts/reader/run_blocks.py
-        runs them) on micrograd and on the reader's engine: {"ok": True, "difference":
-        first_difference(...) or None, "cause": likely_cause(...) or None, "dot": the
-        reference graph's DOT with the differing node lit and both numbers on it, "name":
-        the variable}, or {"ok": True, "difference": None} when no Value's grads differ.
-        {"ok": False, "message"} if the source has no usable Value.
+    (diagnose, which uses all of these, is documented in scripts/reader/your_engine.py.)
 
 An example applies when it touches only the public interface: `Value`, its operations,
 `data`, `grad`, `label`, `backward()`, `micrograd.nn`, `draw_dot`, `trace`, `gradcheck`, and

@@ -1,32 +1,8 @@
-"""The reader's own engine in place of micrograd's: load it, install it, and find where its
-backward pass first parts from micrograd's (issue 28, "Your engine runs the book").
+"""The reader's own engine in place of micrograd's (issue 28, "Your engine runs the book"): the
+door the page and `pytest --engine` use. It re-exports scripts/reader/engine_swap.py (load,
+shape, installed, applies, first_difference, likely_cause: their inputs, outputs and errors are
+documented there, once) and adds diagnose.
 
-    load(source: str) -> type
-        exec the reader's engine source (a file, or the whole-engine exercise's code) in a
-        fresh module and return its `Value`. Two shapes work: this book's (`_prev` and
-        `_local`: micrograd/engine.py, docs/exercises/whole_engine.py) and micrograd 0.1.0's
-        and the lecture's (`_prev` a set, a `_backward` closure per node, a recursive
-        `backward()`). Raises EngineError (a ValueError) with a message for a source
-        without a usable Value.
-    shape(Value) -> "book" | "lecture"
-    installed(Value)
-        a context manager: `Value` is micrograd.engine.Value (and micrograd.Value,
-        micrograd.nn.Value) while it lasts, so micrograd.nn, draw_dot, trace and gradcheck
-        work with it; everything is restored after, even on an error. Nested, it restores
-        the engine installed before it.
-    applies(code: str) -> list[str]
-        why an example does NOT apply to a reader's engine, decided with `ast` from its
-        code: "reads _local (this engine's internals)", "imports topological_order from
-        micrograd.engine (this engine's internals)", "measures sizes in bytes (getsizeof)".
-        Empty: it applies.
-    first_difference(expected_root, got_root, rel_tol=1e-9) -> dict | None
-        nodes matched by structure; the first node of the reference graph, in reverse
-        topological order, whose grad differs: {"id" (draw_dot's id in the reference
-        graph), "label", "op", "expected": float, "got": float}; None if none differs.
-    likely_cause(Value) -> str | None
-        the classic mistake the engine's gradients match, found by running it on the
-        exercises' graphs (the kite, the diamond, chapter 3's neuron): "=" for "+=", the
-        upstream factor left out, a wrong visit order, tanh's derivative from the input.
     diagnose(blocks, upto, edits, source) -> dict
         a chapter's blocks 0..upto (blocks.json's "blocks", run as scripts/reader/run_blocks.py
         runs them) on micrograd and on the reader's engine: {"ok": True, "difference":
@@ -35,18 +11,7 @@ backward pass first parts from micrograd's (issue 28, "Your engine runs the book
         the variable}, or {"ok": True, "difference": None} when no Value's grads differ.
         {"ok": False, "message"} if the source has no usable Value.
 
-An example applies when it touches only the public interface: `Value`, its operations,
-`data`, `grad`, `label`, `backward()`, `micrograd.nn`, `draw_dot`, `trace`, `gradcheck`, and
-`_prev` and `_op`, which micrograd 0.1.0 has under the same names (both shapes keep the
-parents in `_prev`; drawing needs `_op`). Any other `_name` it reads is this engine's own
-(`_local`, `_x`, `_backward`), unless the example itself defines it (a class of its own, as
-chapter 10's micrograd 0.1.0). For the lecture's shape, the drawing and the trace read each
-edge's local derivative from the node's own `_backward` (called once with the node's grad
-at 1 and its parents' at 0, every grad restored), so `draw_dot(..., local_derivatives=True)`
-and `trace` show what the reader's closure does.
-
-Stdlib and micrograd only: this module runs in Pyodide (the site's Python zip) and in
-CPython (tests/your_engine/test_your_engine.py; `pytest --engine`, conftest.py).
+Stdlib and micrograd only: runs in Pyodide (the site's Python zip) and in CPython.
 """
 
 import sys
