@@ -25,7 +25,9 @@ module holds what scripts/reader/run_blocks.py needs too, so the two import with
     first_difference(expected_root, got_root, rel_tol=1e-9) -> dict | None
         nodes matched by structure; the first node of the reference graph, in reverse
         topological order, whose grad differs: {"id" (draw_dot's id in the reference
-        graph), "label", "op", "expected": float, "got": float}; None if none differs.
+        graph), "label", "op", "expected", "got": the two grads as JSON numbers (for_json:
+        "Infinity", "-Infinity" or "NaN" where JSON has none), "shown": {"expected", "got"}
+        written as the site writes a number (micrograd.formatting.shown)}; None if none differs.
     likely_cause(Value) -> str | None
         the classic mistake the engine's gradients match, found by running it on the
         exercises' graphs (the kite, the diamond, chapter 3's neuron): "=" for "+=", the
@@ -60,6 +62,7 @@ import micrograd.engine
 import micrograd.gradcheck
 import micrograd.nn
 import micrograd.trace
+from micrograd.formatting import for_json, shown
 
 try:  # draw_dot needs the graphviz package; import it now so its names are patched too
     import micrograd.draw
@@ -401,9 +404,10 @@ def first_difference(expected_root, got_root, rel_tol=1e-9):
         node = order[i]
         got = pairs.get(id(node))
         if got is not None and not _close(node.grad, got.grad, rel_tol):
+            expected, mine = _number(node.grad), _number(got.grad)  # a buggy engine's may be inf or NaN
             return {"id": f"n{i}", "label": str(getattr(node, "label", "") or ""),
-                    "op": str(getattr(node, "_op", "") or ""), "expected": _number(node.grad),
-                    "got": _number(got.grad)}
+                    "op": str(getattr(node, "_op", "") or ""), "expected": for_json(expected),
+                    "got": for_json(mine), "shown": {"expected": shown(expected), "got": shown(mine)}}
     return None
 
 

@@ -3,6 +3,7 @@ installing, which examples apply, matching two graphs by structure, the likely c
 diagnosis of a chapter's blocks, the calls, and `pytest --engine` on the engines written for
 these tests (tests/engines/)."""
 
+import json
 import subprocess
 import sys
 
@@ -128,6 +129,25 @@ def test_first_difference_matches_by_structure_and_names_draw_dots_node():
     order = micrograd.engine.topological_order(ref)
     node = order[int(found["id"][1:])]
     assert found["op"] == node._op and found["expected"] == node.grad and found["got"] != node.grad
+
+
+@pytest.mark.parametrize("grad, got, shown", [(float("inf"), "Infinity", "∞"), (float("nan"), "NaN", "NaN"),
+                                               (-2.5, -2.5, "−2.5")])
+def test_a_difference_is_strict_json_and_written_as_the_site_writes_numbers(grad, got, shown):
+    """A buggy engine's grad can overflow: json.dumps wrote Infinity, which the page's JSON.parse
+    refuses, so Node by node failed; and the map wrote the numbers itself ("-3" with a hyphen)."""
+    def graph():
+        a = micrograd.Value(2.0, label="a")
+        b = a * -3.0
+        b.backward()
+        return b, a
+
+    (ref, _), (mine, leaf) = graph(), graph()
+    leaf.grad = grad
+    found = your_engine.first_difference(ref, mine)
+    assert json.loads(json.dumps(found, allow_nan=False)) == found
+    assert (found["label"], found["got"], found["expected"]) == ("a", got, -3.0)
+    assert found["shown"] == {"expected": "−3", "got": shown}
 
 
 @pytest.mark.parametrize("name, words", [("book", None), ("lecture", None), ("assign", "+="),

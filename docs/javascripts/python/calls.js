@@ -30,7 +30,8 @@
  *   message: string}} PlaygroundAnswer  playground's value (its steps as a stepper's, not typed here)
  * @typedef {{ok: true, shape: "book" | "lecture"} | {ok: false, message: string}} EngineCheck
  *   check_engine's value
- * @typedef {{id: string, label: string, op: string, expected: number, got: number}} Difference
+ * @typedef {{id: string, label: string, op: string, expected: number | string, got: number | string,
+ *   shown: {expected: string, got: string}}} Difference
  *   the first node, in reverse topological order, whose grad differs; id: draw_dot's id
  * @typedef {{ok: true, difference: null} | {ok: true, difference: Difference, cause: string | null,
  *   dot: string | null, name: string} | {ok: false, message: string}} Diagnosis  diagnose's value

@@ -376,7 +376,8 @@ async function diagnose(host, blocks, upto, source) {
       : "This block builds no graph to compare.") }));
     return;
   }
-  const { label, op, expected, got } = report.difference;
+  const { label, op } = report.difference;
+  const { expected, got } = report.difference.shown; // written as the site writes a number
   // A node is named by its label; an unlabelled one by what it is (draw_dot's id means nothing to a reader).
   const kind = op ? `${op} node` : "leaf";
   const name = label || `an unlabelled ${kind}`;
