@@ -18,11 +18,26 @@ import tempfile
 import threading
 import types
 import urllib.request
+from html.parser import HTMLParser
 
 from scripts import ROOT
 
 BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+CHAPTERS = sorted((ROOT / "docs").glob("[0-9][0-9]-*.md"))  # the chapters' Markdown, in order
+
+
+class Tags(HTMLParser):
+    """Every start tag of an HTML document, as (tag, attributes)."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.tags = []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
 
 
 def chromium():

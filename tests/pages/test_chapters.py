@@ -14,7 +14,7 @@ from mkdocs.utils.yaml import yaml_load
 from scripts import ROOT
 from scripts.pages.figures import PHONE_COLUMN
 from scripts.reader import exercise_format
-from tests.site.test_site import CHAPTERS
+from tests.helpers import CHAPTERS
 
 DOCS = ROOT / "docs"
 NOTEBOOK = DOCS / "06-training.py"

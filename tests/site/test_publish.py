@@ -20,7 +20,7 @@ from mkdocs.utils.yaml import yaml_load
 
 from scripts import ROOT
 from tests.helpers import documented_csp, page_urls
-from tests.site.test_site import Tags
+from tests.helpers import Tags
 
 WORKFLOWS = ROOT / ".github" / "workflows"
 ACTIONLINT = ROOT / "node_modules" / "@tktco" / "node-actionlint" / "bin" / "node-actionlint.js"

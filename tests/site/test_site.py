@@ -5,30 +5,16 @@ no reference to another host. (tests/site/test_browser.py opens the same build i
 import html as htmllib
 import json
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urljoin
 
 import pytest
 
 from scripts import ROOT
-from tests.helpers import mkdocs_build, page_urls
+from tests.helpers import CHAPTERS, Tags, mkdocs_build, page_urls
 
 DOCS = ROOT / "docs"
 MARKDOWN_PAGES = sorted(DOCS.glob("*.md"))
-CHAPTERS = sorted(DOCS.glob("[0-9][0-9]-*.md"))
-
-
-class Tags(HTMLParser):
-    """Every start tag of an HTML document, as (tag, attributes)."""
-
-    def __init__(self, text):
-        super().__init__()
-        self.tags = []
-        self.feed(text)
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
 
 
 def built_html(site, src_uri):
