@@ -304,32 +304,50 @@ SCROLLERS = """() => Array.from(document.querySelectorAll(".md-content *")).filt
   return el.checkVisibility() && !el.closest("[hidden], details:not([open])");
 }).map((el, k) => { el.dataset.bvScroller = k; return el.tagName.toLowerCase() + "." + el.className; })"""
 
-# The page scrolled through once, so that what loads near the viewport has (the exercises'
-# editors replace their starter code).
-SCROLL_THROUGH = """async () => {
-  for (let y = 0; y < document.documentElement.scrollHeight; y += 600) {
-    scrollTo(0, y);
-    await new Promise((done) => setTimeout(done, 50));
+# Each exercise scrolled into view in turn, a frame drawn at each (its IntersectionObserver
+# sees it), so that its editor replaces its starter code: the one thing of these pages that
+# loads near the viewport (docs/javascripts/widgets/exercise.js).
+NEAR_EACH_EXERCISE = """async () => {
+  for (const exercise of document.querySelectorAll(".exercise[data-exercise]")) {
+    exercise.scrollIntoView({block: "center", behavior: "instant"});
+    for (let frame = 0; frame < 2; frame++) await new Promise(requestAnimationFrame);
   }
   scrollTo(0, 0);
 }"""
 
+# Every scroller scrolled to its start (0) or its end, a frame drawn since (the scroll-state
+# query that shows an editor's line numbers' shadow follows the scroll a frame late).
+SCROLL_ALL = """async (left) => {
+  for (const e of document.querySelectorAll("[data-bv-scroller]")) e.scrollLeft = left === "end" ? e.scrollWidth : 0;
+  for (let frame = 0; frame < 2; frame++) await new Promise(requestAnimationFrame);
+}"""
 
-def edge_shade(page, element):
-    """(left, right): how far the colour of each edge of `element` on the screen strays from its
-    middle's (0 to 255, the largest of the channels), over the lower 70 % of what shows of it.
-    An editor's left edge is where its code starts, right of its line numbers (which stay put)."""
+# Scroller k centred in the window: its box, and the x of its left edge, right of an editor's
+# line numbers (which stay put).
+SHOW_SCROLLER = """(k) => {
+  const e = document.querySelector(`[data-bv-scroller='${k}']`);
+  e.scrollIntoView({block: "center", behavior: "instant"});
+  const box = e.getBoundingClientRect();
+  return {x: box.x, y: box.y, width: box.width, height: box.height,
+    gutter: (e.querySelector(":scope > .cm-gutters")?.getBoundingClientRect().right ?? box.left) - box.left};
+}"""
+
+
+def edge_shade(page, k):
+    """(left, right): how far the colour of each edge of scroller `k` on the screen strays from
+    its middle's (0 to 255, the largest of the channels), over the lower 70 % of what shows of
+    it, 1 to 2 CSS px in from the edge. An editor's left edge is where its code starts, right of
+    its line numbers. The screenshot is in CSS px (scale="css"): a quarter of the device's pixels,
+    the same columns, in a third of the time."""
     from PIL import Image
 
-    element.scroll_into_view_if_needed()
-    box = element.bounding_box()
+    box = page.evaluate(SHOW_SCROLLER, k)
     top, bottom = max(box["y"], 0), min(box["y"] + box["height"], page.viewport_size["height"])
-    png = page.screenshot(clip={"x": box["x"], "y": top, "width": box["width"], "height": bottom - top})
+    png = page.screenshot(clip={"x": box["x"], "y": top, "width": box["width"], "height": bottom - top},
+                          scale="css", caret="initial")
     image = Image.open(io.BytesIO(png)).convert("RGB")
     width, height = image.size
-    gutter = element.evaluate("e => (e.querySelector(':scope > .cm-gutters')?.getBoundingClientRect().right"
-                              " ?? e.getBoundingClientRect().left) - e.getBoundingClientRect().left")
-    start = round(gutter * width / box["width"])
+    start = round(box["gutter"] * width / box["width"])
     rows = range(int(height * 0.3), int(height * 0.95))
 
     def mean(x):
@@ -337,7 +355,7 @@ def edge_shade(page, element):
         return [sum(p[c] for p in pixels) / len(pixels) for c in range(3)]
 
     middle = mean(width // 2)
-    return tuple(max(abs(a - b) for a, b in zip(mean(x), middle)) for x in (start + 3, width - 4))
+    return tuple(max(abs(a - b) for a, b in zip(mean(x), middle)) for x in (start + 1, width - 2))
 
 
 @pytest.mark.parametrize("name", CHAPTERS)
@@ -347,23 +365,25 @@ def test_nothing_scrolls_sideways_without_a_cue(phone, origin, name):
     the text made transparent, the right edge is darker than the middle at the start, the left
     edge at the end, and the other edge plain."""
     phone.goto(f"{origin}/{name}/")
-    phone.evaluate(SCROLL_THROUGH)
+    phone.evaluate(NEAR_EACH_EXERCISE)
     phone.wait_for_function("Array.from(document.querySelectorAll('.exercise[data-exercise]'))"
                             ".every((e) => e.classList.contains('has-editor'))")
     phone.add_style_tag(content="[data-bv-scroller], [data-bv-scroller] * { color: transparent !important; "
                                 "border-color: transparent !important; } .md-code__nav { visibility: hidden; }")
     scrollers = phone.evaluate(SCROLLERS)
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
-    silent = []
-    for k, kind in enumerate(scrollers):
-        element = phone.locator(f"[data-bv-scroller='{k}']")
-        element.evaluate("e => { e.scrollLeft = 0; }")
-        start = edge_shade(phone, element)
-        element.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
-        end = edge_shade(phone, element)
-        if not (start[1] >= 8 > start[0] and end[0] >= 8 > end[1]):
-            silent.append(f"{kind} #{k}: edges at start {start}, at end {end}")
+    shades = {}
+    for left in (0, "end"):  # every scroller at its start, then every one at its end
+        phone.evaluate(SCROLL_ALL, left)
+        shades[left] = [edge_shade(phone, k) for k in range(len(scrollers))]
+    silent = [f"{kind} #{k}: edges at start {start}, at end {end}"
+              for k, (kind, start, end) in enumerate(zip(scrollers, shades[0], shades["end"]))
+              if not (start[1] >= 8 > start[0] and end[0] >= 8 > end[1])]
     assert not silent, f"{len(silent)} of {len(scrollers)} scroll with no cue:\n" + "\n".join(silent)
+    cues = [shade for start, end in zip(shades[0], shades["end"]) for shade in (start[1], end[0])]
+    plain = [shade for start, end in zip(shades[0], shades["end"]) for shade in (start[0], end[1])]
+    print(f"\n{name}: {len(scrollers)} scrollers, each with its cue (the faintest {min(cues):.0f}, "
+          f"the strongest plain edge {max(plain):.0f}; the line is 8)")
 
 
 # A figure drawn in the page by a Run (docs/javascripts/live-figure.js), as shown: inside the
