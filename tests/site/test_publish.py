@@ -19,8 +19,7 @@ import yaml
 from mkdocs.utils.yaml import yaml_load
 
 from scripts import ROOT
-from tests.helpers import documented_csp, page_urls
-from tests.helpers import Tags
+from tests.helpers import Tags, documented_csp, page_urls
 
 WORKFLOWS = ROOT / ".github" / "workflows"
 ACTIONLINT = ROOT / "node_modules" / "@tktco" / "node-actionlint" / "bin" / "node-actionlint.js"
