@@ -24,7 +24,7 @@ let page = null; // the page shown, as progress.json names it
 let totals = null; // {page: {quizzes, exercises: [names]}}, from progress.json
 let display = null; // this page's display, if it has checks
 
-document.addEventListener("bv-check", ({ detail }) => {
+document.addEventListener("bv-check", (/** @type {CustomEvent} */ { detail }) => {
   if (!["quiz", "exercise"].includes(detail?.kind) || !detail.id) return;
   const all = load();
   const mine = all[page] ?? { quiz: [], exercise: [] };
@@ -47,7 +47,9 @@ export function savedAnswer(id) {
   return load()[pageOf(location.href)]?.answers?.[String(id)] ?? null;
 }
 const changed = () => {
-  for (const box of document.querySelectorAll(".bv-quiz")) box.bvShow?.(savedAnswer(box.id.replace(/-box$/, "")));
+  for (const box of document.querySelectorAll(".bv-quiz")) {
+    /** @type {any} */ (box).bvShow?.(savedAnswer(box.id.replace(/-box$/, ""))); // quiz.js puts it there
+  }
 };
 // Another tab of this site recorded or cleared a check.
 window.addEventListener("storage", (event) => { if (event.key === STORE || event.key === null) render(); });
@@ -155,7 +157,7 @@ function render() {
   const all = load();
   if (display) showOnPage(count(page, all));
   for (const item of document.querySelectorAll(".md-nav--primary > .md-nav__list > .md-nav__item")) {
-    const link = item.querySelector(":scope > a.md-nav__link[href]");
+    const link = /** @type {HTMLAnchorElement | null} */ (item.querySelector(":scope > a.md-nav__link[href]"));
     const name = link && pageOf(link.href);
     if (name === null || !totals[name]) continue;
     const { done, total } = count(name, all);

@@ -30,15 +30,13 @@ function widen(svg, margin) {
   svg.setAttribute("height", `${height * (h + 2 * margin) / h}${unit("height")}`);
 }
 
-// Puts `svgText` into `container`, at the size Graphviz drew it (1 unit = 1 pt), scaled
-// down to fit the column, never cut off or scrolled.
-// Ids get `prefix` so two graphs on a page never clash; the original id stays in data-id.
-// nodes: [{id, name}]; edges: [edge id]: each becomes a button that calls onEdge(id) when
-// the reader clicks or focuses it.
+// Puts `svgText` into `container` at Graphviz's size (1 unit = 1 pt), scaled down to fit the
+// column, never cut off. Ids get `prefix` (two graphs never clash); data-id keeps the original.
+// nodes: [{id, name}]; edges: [edge id], each a button that calls onEdge(id), clicked or focused.
 export function bindGraph(container, svgText, prefix, nodes, edges, onEdge) {
   const svg = new DOMParser().parseFromString(svgText, "image/svg+xml").documentElement;
   svg.querySelectorAll("[id]").forEach((el) => {
-    el.dataset.id = el.id;
+    el.setAttribute("data-id", el.id);
     el.id = `${prefix}-${el.id}`;
   });
   // a group, not an img: an img's content is presentational, and its edges are buttons
@@ -67,9 +65,9 @@ export function bindGraph(container, svgText, prefix, nodes, edges, onEdge) {
   for (const id of edges) {
     const group = byId(id);
     if (!group) continue;
-    const path = group.querySelector("path");
+    const path = /** @type {SVGPathElement | null} */ (group.querySelector("path"));
     if (path) { // a wide, invisible twin of the line, so a finger can hit it
-      const hit = path.cloneNode();
+      const hit = /** @type {SVGPathElement} */ (path.cloneNode());
       hit.setAttribute("class", "bv-hit");
       // as short straight pieces: Chromium hit-tests a wide stroke of a sharply bent curve
       // short of its width (30 of 45 px on chapter 4's a·a), a polyline with round joins fully
@@ -84,11 +82,11 @@ export function bindGraph(container, svgText, prefix, nodes, edges, onEdge) {
     group.setAttribute("role", "button");
     group.addEventListener("click", () => read(group, id));
     group.addEventListener("focus", () => read(group, id));
-    group.addEventListener("keydown", (event) => {
+    group.addEventListener("keydown", (/** @type {KeyboardEvent} */ event) => {
       if (event.key === "Enter" || event.key === " ") { event.preventDefault(); read(group, id); }
     });
   }
-  const drawing = svg.querySelector("g.graph") ?? svg;
+  const drawing = /** @type {SVGGraphicsElement} */ (svg.querySelector("g.graph") ?? svg);
   const SVG = "http://www.w3.org/2000/svg";
   return {
     setField(id, name, text) {
@@ -120,7 +118,7 @@ export function bindGraph(container, svgText, prefix, nodes, edges, onEdge) {
       const placed = [];
       const overlaps = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
       for (const [id, text] of Object.entries(notes)) {
-        const path = byId(id) && byId(id).querySelector("path:not(.bv-hit)");
+        const path = /** @type {SVGPathElement | null} */ (byId(id) && byId(id).querySelector("path:not(.bv-hit)"));
         if (!path) continue;
         const at = path.getPointAtLength(path.getTotalLength() * 0.4); // nearer the parent, where edges part
         const note = document.createElementNS(SVG, "g");
@@ -128,31 +126,27 @@ export function bindGraph(container, svgText, prefix, nodes, edges, onEdge) {
         note.dataset.edge = id;
         const box = note.appendChild(document.createElementNS(SVG, "rect"));
         const label = note.appendChild(document.createElementNS(SVG, "text"));
-        label.setAttribute("text-anchor", "middle");
-        label.setAttribute("dominant-baseline", "central");
+        attributes(label, { "text-anchor": "middle", "dominant-baseline": "central" });
         label.textContent = text;
         drawing.append(note); // above every node and edge
         const width = label.getBBox().width + 6;
         const x = Math.min(Math.max(at.x, bounds.x + width / 2), bounds.x + bounds.width - width / 2);
         let y = at.y;
-        label.setAttribute("x", x);
-        label.setAttribute("y", y);
+        attributes(label, { x, y });
         let size = label.getBBox();
         while (placed.some((other) => overlaps(size, other))) {
           y += size.height + 3;
-          label.setAttribute("y", y);
+          attributes(label, { y });
           size = label.getBBox();
         }
         placed.push(size);
-        box.setAttribute("x", size.x - 3);
-        box.setAttribute("y", size.y - 1);
-        box.setAttribute("width", size.width + 6);
-        box.setAttribute("height", size.height + 2);
-        box.setAttribute("rx", 3);
+        attributes(box, { x: size.x - 3, y: size.y - 1, width: size.width + 6, height: size.height + 2, rx: 3 });
       }
     },
   };
 }
+
+const attributes = (el, values) => Object.entries(values).forEach(([k, v]) => el.setAttribute(k, `${v}`));
 
 // Mark a node current and, in a graph that scrolls sideways, bring it into view (no page scroll).
 function reveal(node) {

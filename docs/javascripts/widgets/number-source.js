@@ -158,7 +158,7 @@ function place(link) {
 
 function hideSoon() {
   clearTimeout(hiding);
-  hiding = setTimeout(hide, 200); // time to move the pointer from the number onto the box
+  hiding = window.setTimeout(hide, 200); // time to move the pointer from the number onto the box
 }
 
 function hide() {
