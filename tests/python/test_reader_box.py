@@ -4,10 +4,12 @@ invisible controls made visible (scripts/reader/reader_code.py), from a chapter'
 tests/python/test_box_runs.py checks the same in the browser, with what only the browser has
 (the worker, its timers, a Run's Stop)."""
 
+import re
 import time
 
 import pytest
 
+from scripts import ROOT
 from scripts.reader import exercise_runner, reader_code, run_blocks
 from scripts.reader.reader_code import MAX_OUTPUT, clip
 
@@ -127,3 +129,11 @@ def test_a_doctest_whose_output_holds_a_control_is_still_the_same_as_the_page():
     outputs = [s for s in result["transcript"] if s["output"]]
     assert [(s["text"], s["same"]) for s in outputs] == [("a<U+200B>b\n", True), ("c\n", False)]
     assert result["status"] == "differs"
+
+
+def test_the_page_cuts_a_text_where_python_cuts_it():
+    """python.js and python-worker.js cut a text Python could not (a worker's own error) at the
+    length reader_code.clip cuts: the constant is written three times, so a test ties them."""
+    for name in ("python.js", "python-worker.js"):
+        source = (ROOT / "docs" / "javascripts" / "python" / name).read_text(encoding="utf-8")
+        assert re.findall(r"^const MAX_TEXT = (\d+);", source, re.M) == [str(MAX_OUTPUT)], name
