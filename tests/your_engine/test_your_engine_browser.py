@@ -144,15 +144,31 @@ BUGS = {  # tests/engines/__init__.py's bugs: the classic mistake, and how the c
 }
 
 
+@pytest.fixture(scope="module")
+def assign_map(browser, origin):
+    """(page, run_book's result): the assign engine's map of the book, in light mode at 1280 px,
+    made once for the tests that read it (a run of the book is 6 to 10 s here)."""
+    page = engine_page(browser, origin, color_scheme="light")
+    give_engine(page, "assign")
+    yield page, run_book(page)
+    page.context.close()
+
+
 @pytest.mark.parametrize("name", BUGS)
-def test_a_buggy_engine_shows_its_failures_and_a_lit_node_with_both_numbers_and_the_cause(browser, origin, name):
+def test_a_buggy_engine_shows_its_failures_and_a_lit_node_with_both_numbers_and_the_cause(
+        browser, origin, assign_map, name):
     """Each classic bug of tests/engines/ (the book's engine with one change): the map shows
     failures, each linked to its block with the page's output beside the reader's; Node by node,
     pressed from the keyboard on the first failure that has a graph whose grads differ, lights
-    that node with both numbers and names the cause."""
-    page = engine_page(browser, origin)
-    give_engine(page, name)
-    result = run_book(page)
+    that node with both numbers and names the cause. For the assign engine, the link goes to
+    the block, and back on the map's page the map is there again (the page's, the same for
+    every engine: checked once)."""
+    if name == "assign":
+        page, result = assign_map
+    else:
+        page = engine_page(browser, origin)
+        give_engine(page, name)
+        result = run_book(page)
     failed = {row["title"]: row["failed"] for row in result["chapters"] if row.get("failed")}
     print(f"\n{name}: the book in {result['timing']['bookMs'] / 1000:.1f} s; failures per chapter {failed}")
     assert failed, result
@@ -187,6 +203,9 @@ def test_a_buggy_engine_shows_its_failures_and_a_lit_node_with_both_numbers_and_
     svg = node.locator("svg")
     assert svg.get_attribute("role") == "img"
     assert "your engine" in svg.text_content(), "the lit node carries the reader's number"
+    if name != "assign":
+        page.context.close()
+        return
     # The link goes to the block on its page.
     href = link.get_attribute("href")
     link.click()
@@ -203,18 +222,15 @@ def test_a_buggy_engine_shows_its_failures_and_a_lit_node_with_both_numbers_and_
     page.wait_for_function("n => document.querySelectorAll('.bv-map__node')[n].querySelector('svg')", arg=i,
                            timeout=60_000)
     assert again.locator(".bv-map__cause").text_content().startswith(BUGS[name])
-    page.context.close()
 
 
-def test_the_map_and_a_lit_node_read_well_at_1280_and_390_px_light_and_dark(browser, origin):
+def test_the_map_and_a_lit_node_read_well_at_1280_and_390_px_light_and_dark(assign_map):
     """One map of the assign engine, with a node lit, read in light mode and then in dark mode,
     switched as a reader switches (Material's toggle), each at 1280 and 390 px: nothing wider
     than the window, axe's WCAG A and AA rules pass. (One book's run for both schemes: it was
     two, 10 s each.)"""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page = engine_page(browser, origin, color_scheme="light")
-    give_engine(page, "assign")
-    run_book(page)
+    page, _ = assign_map
     page.locator(".bv-map__diagnose").first.click()
     page.wait_for_function("() => document.querySelector('.bv-map__node svg')", timeout=60_000)
     page.add_script_tag(content=(ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8"))
@@ -249,7 +265,6 @@ def test_the_map_and_a_lit_node_read_well_at_1280_and_390_px_light_and_dark(brow
         assert page.get_by_label(label).count() == 1, label
     assert page.locator(".bv-map__status").get_attribute("role") == "status"
     assert page.locator(".bv-engine__status").get_attribute("role") == "status"
-    page.context.close()
     assert problems == [], problems
 
 
