@@ -9,6 +9,12 @@ from package.json (npm ci; 13 needs Node 22), and drives the Chromium the tests 
 (CHROMIUM, else chromium-headless-shell or chromium on PATH). Its mobile profile simulates a
 slow 4G network and a CPU 4 times slower than this one; the figures vary from run to run on a
 busy machine (--runs N prints the median of N). Prints one row per page.
+
+Lighthouse's total blocking time is simulated from one run and swings on a shared machine; the
+"CPU ms" column is steadier: the main thread's busy time (Chromium's TaskDuration, with its
+Style & Layout share) from the page's start until its widgets are bound and 2 s have passed,
+at 390 x 844 as a phone, without throttling (the median of --runs loads; --no-lighthouse
+prints only it).
 """
 
 import argparse
@@ -92,11 +98,40 @@ def audit(url, browser):
             "dom": audits["dom-size"]["numericValue"]}
 
 
+def main_thread_ms(url, browser, runs):
+    """The main thread's busy time loading `url` (CDP Performance metrics, ms): the median over
+    `runs` fresh loads of TaskDuration (every task), and of LayoutDuration + RecalcStyleDuration
+    (style and layout), each from navigation until the page's widgets are bound plus 2 s."""
+    from playwright.sync_api import sync_playwright
+
+    task, style = [], []
+    with sync_playwright() as playwright:
+        chrome = playwright.chromium.launch(executable_path=browser, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            for _ in range(runs):
+                page = chrome.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                                       is_mobile=True, has_touch=True)
+                cdp = page.context.new_cdp_session(page)
+                cdp.send("Performance.enable")
+                page.goto(url, wait_until="load")
+                page.wait_for_function("() => !document.querySelector('script[src*=\"widgets.js\"]')"
+                                       " || document.documentElement.dataset.bvBound", timeout=60_000)
+                page.wait_for_timeout(2000)
+                metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+                task.append(metrics["TaskDuration"] * 1000)
+                style.append((metrics["LayoutDuration"] + metrics["RecalcStyleDuration"]) * 1000)
+                page.close()
+        finally:
+            chrome.close()
+    return statistics.median(task), statistics.median(style)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("site", nargs="?", default=str(ROOT / "site"))
-    parser.add_argument("--pages", help="comma-separated page folders (default: every page)")
+    parser.add_argument("--pages", help="comma-separated page folders, index for the home page (default: every page)")
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--no-lighthouse", action="store_true", help="only the main thread's CPU time")
     args = parser.parse_args()
     site = Path(args.site)
     if not (site / "index.html").exists():
@@ -109,13 +144,24 @@ def main():
     threading.Thread(target=server.serve_forever, daemon=True).start()
     origin = f"http://127.0.0.1:{server.server_address[1]}"
     browser = chromium()
-    print(f"{'page':28} {'perf':>4} {'TBT ms':>7} {'CLS':>6} {'LCP ms':>7} {'a11y':>4} {'DOM':>6}")
+    print(f"load average {os.getloadavg()[0]:.2f}")
+    print(f"{'page':28} {'perf':>4} {'TBT ms':>7} {'CLS':>6} {'LCP ms':>7} {'a11y':>4} {'DOM':>6}"
+          f" {'CPU ms':>7} {'style+layout':>12}")
     try:
         for page in pages:
-            runs = [audit(f"{origin}/{page}/" if page else f"{origin}/", browser) for _ in range(args.runs)]
+            home = page in ("", "index", "home")
+            url, name = (f"{origin}/", "home") if home else (f"{origin}/{page}/", page)
+            cpu, style = main_thread_ms(url, browser, args.runs)
+            if args.no_lighthouse:
+                print(f"{name:28} {'':>4} {'':>7} {'':>6} {'':>7} {'':>4} {'':>6} {cpu:>7.0f} {style:>12.0f}",
+                      flush=True)
+                continue
+            runs = [audit(url, browser) for _ in range(args.runs)]
             row = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
-            print(f"{page or 'home':28} {row['performance']:>4.0f} {row['tbt']:>7.0f} {row['cls']:>6.3f} "
-                  f"{row['lcp']:>7.0f} {row['accessibility']:>4.0f} {row['dom']:>6.0f}", flush=True)
+            print(f"{name:28} {row['performance']:>4.0f} {row['tbt']:>7.0f} {row['cls']:>6.3f} "
+                  f"{row['lcp']:>7.0f} {row['accessibility']:>4.0f} {row['dom']:>6.0f} {cpu:>7.0f} {style:>12.0f}",
+                  flush=True)
+        print(f"load average {os.getloadavg()[0]:.2f}")
     finally:
         server.shutdown()
 
