@@ -23,6 +23,7 @@ from micrograd import Value, draw_dot
 from micrograd.nn import MLP
 from scripts.build.page_build import run
 from scripts.pages.figures import PHONE_COLUMN, READABLE_PX, phone_layout, text_px, to_svg
+from tests.helpers import recorded, serve_site
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
          "has_touch": True}
@@ -247,6 +248,31 @@ def test_a_full_screen_figure_zooms_with_two_fingers(phone, origin):
     phone.keyboard.press("Escape")
     phone.wait_for_function("!document.querySelector('.glightbox-container')")
     assert after > 1.5 * before, (before, after)
+
+
+def test_glightbox_loads_on_the_first_full_screen_view_under_the_documented_policy(browser, site):
+    """No page loads GLightbox (mkdocs-glightbox put its script and stylesheet in every page's
+    <head>, blocking its first paint): the first figure a reader opens fetches them, once,
+    with MAINTAINERS.md's Content-Security-Policy sent, and the figure opens full screen."""
+    with serve_site(site, csp=True) as origin:
+        context = browser.new_context(**PHONE)
+        page = recorded(context.new_page())
+        try:
+            page.goto(f"{origin}/01-computational-graphs/")
+            assert not page.locator("script[src*=glightbox], link[href*=glightbox]").count()
+            assert not [url for url in page.requests if "glightbox" in url]
+            page.evaluate("() => { window.violations = []; document.addEventListener('securitypolicyviolation', "
+                          "e => window.violations.push(`${e.violatedDirective} ${e.blockedURI}`)); }")
+            link = page.locator("figure.bv-figure a").first
+            link.scroll_into_view_if_needed()
+            for _ in range(2):
+                shown = open_and_close(page, link)
+                assert shown["whole"], shown
+            fetched = sorted(url.rsplit("/", 1)[1] for url in page.requests if "glightbox" in url)
+            assert fetched == ["glightbox.min.css", "glightbox.min.js"], fetched
+            assert page.evaluate("window.violations") == [] and page.errors == [], page.errors
+        finally:
+            context.close()
 
 
 # Each widget graph as shown: inside its box (and the box inside the column), the CSS px of its

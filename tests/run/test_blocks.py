@@ -402,8 +402,8 @@ def test_the_page_calls_run_blocks_with_json_and_reads_json(demo):
 
 def test_a_chapter_names_its_export_and_the_lines_of_its_visible_blocks(site):
     page = (site / "01-computational-graphs" / "index.html").read_text(encoding="utf-8")
-    # hidden="": each built page goes through mkdocs-glightbox's HTML parser (selectolax), which
-    # writes a boolean attribute so; the same attribute to a browser
+    # hidden or hidden="", the same attribute to a browser (an HTML parser that rewrites the
+    # built page, as mkdocs-glightbox's did on every page, writes a boolean attribute so)
     (marker,) = re.findall(r'<div class="bv-run" hidden(?:="")? [^>]*>', page)
     data = exported(site, DOCS / "01-computational-graphs.md")
     assert f'data-lines="{" ".join(map(str, blocks.visible_lines(data)))}"' in marker

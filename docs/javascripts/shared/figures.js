@@ -1,19 +1,35 @@
 // Full screen, to pan and pinch-zoom, in GLightbox (from mkdocs-glightbox): a figure as the
 // page shows it, a graph drawn in the page (a stepper's, a Run's) as it is now.
 
-import { element } from "./dom.js";
+import { element, loadStylesheet } from "./dom.js";
 
 export const READABLE_PX = 11; // the smallest text a graph shows without opening it full screen
 
-/** Opens `href` (an image URL) full screen with `alt` as its text; `back` gets focus on close. */
-export function openFullScreen(href, alt, back) {
-  const GLightbox = /** @type {any} */ (window).GLightbox;
-  if (!GLightbox) return false;
+// GLightbox's script and stylesheet, the files mkdocs-glightbox copies into the site's assets/.
+// No page loads them (scripts/build/hooks/lightbox.py keeps the plugin out of every page, where
+// they blocked the first paint): the first figure a reader opens fetches them, once a visit.
+const ASSETS = new URL("../../assets/", import.meta.url);
+let glightbox; // Promise of the GLightbox function
+function loadGLightbox() {
+  glightbox ??= Promise.all([
+    // a UMD bundle: run as a module it has no `this`, and sets self.GLightbox
+    import(new URL("javascripts/glightbox.min.js", ASSETS).href),
+    loadStylesheet(new URL("stylesheets/glightbox.min.css", ASSETS).href),
+  ]).then(() => /** @type {any} */ (window).GLightbox, (error) => {
+    glightbox = undefined; // a failed fetch is tried again at the next open
+    throw error;
+  });
+  return glightbox;
+}
+
+/** Opens `href` (an image URL) full screen with `alt` as its text; `back` gets focus on close.
+ * Resolves once it is open; rejects if GLightbox could not be loaded. */
+export async function openFullScreen(href, alt, back) {
+  const GLightbox = await loadGLightbox();
   const box = GLightbox({ elements: [{ href, type: "image", alt }], draggable: false, loop: false,
     openEffect: "fade", closeEffect: "fade" });
   box.on("close", () => { box.destroy(); back?.focus({ preventScroll: true }); });
   box.open();
-  return true;
 }
 
 /** CSS px of the smallest text of a Graphviz <svg> element shown `width` CSS px wide. */
@@ -54,7 +70,8 @@ const overview = new ResizeObserver((entries) => {
 export function offerFullScreen(svg) {
   const zoom = element("button", { type: "button", class: "bv-button bv-fullscreen",
     "aria-label": "Open the graph full screen, to pan and zoom" }, "Full screen");
-  zoom.addEventListener("click", () => openFullScreen(snapshot(svg), svg.getAttribute("aria-label"), zoom));
+  zoom.addEventListener("click", () => openFullScreen(snapshot(svg), svg.getAttribute("aria-label"), zoom)
+    .catch((error) => console.error("Full screen: GLightbox did not load", error)));
   zooms.set(svg, zoom);
   overview.observe(svg);
 }
@@ -64,6 +81,10 @@ export function init(link) {
   link.addEventListener("click", (event) => {
     const img = link.querySelector("img");
     if (event.ctrlKey || event.metaKey || event.shiftKey || !img) return; // a new tab: the SVG
-    if (openFullScreen(img.currentSrc || img.src, img.alt, link)) event.preventDefault();
+    event.preventDefault();
+    openFullScreen(img.currentSrc || img.src, img.alt, link).catch((error) => {
+      console.error("Full screen: GLightbox did not load, so the figure opens as a page", error);
+      location.assign(link.href);
+    });
   });
 }
