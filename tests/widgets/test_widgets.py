@@ -16,8 +16,10 @@ SHOTS = Path("/tmp/shots-widgets")
 # Bytes of our own script a widget page may add, before compression: 30,000 until issue 26 put
 # docs/javascripts/ in folders, whose longer import paths ("../shared/dom.js") add 92 bytes to
 # these six files (29,976 -> 30,068); 34,000 since a graph too big for its column got its
-# overview and full-screen view (issue 27: shared/figures.js, 3.5 KB).
-SCRIPT_BUDGET = 34_000
+# overview and full-screen view (issue 27: shared/figures.js, 3.5 KB); 35,500 since figures.js
+# loads GLightbox itself on a figure's first open (issue 27, item 6: +0.9 KB), which every page
+# loaded before, 56 KB of script and 14 KB of style in its <head>.
+SCRIPT_BUDGET = 35_500
 WIDGET_SCRIPTS = ["widgets.js", "shared/dom.js", "shared/graph.js", "shared/figures.js", "widgets/stepper.js",
                   "widgets/visit-order.js", "widgets/quiz.js"]
 

@@ -5,25 +5,24 @@ import { element, loadStylesheet } from "./dom.js";
 
 export const READABLE_PX = 11; // the smallest text a graph shows without opening it full screen
 
-// GLightbox's script and stylesheet, the files mkdocs-glightbox copies into the site's assets/.
-// No page loads them (scripts/build/hooks/lightbox.py keeps the plugin out of every page, where
-// they blocked the first paint): the first figure a reader opens fetches them, once a visit.
+// GLightbox's files, copied into assets/ by mkdocs-glightbox: fetched on the first open, not by
+// every page (scripts/build/hooks/lightbox.py).
 const ASSETS = new URL("../../assets/", import.meta.url);
 let glightbox; // Promise of the GLightbox function
 function loadGLightbox() {
   glightbox ??= Promise.all([
-    // a UMD bundle: run as a module it has no `this`, and sets self.GLightbox
+    // UMD: as a module it sets self.GLightbox
     import(new URL("javascripts/glightbox.min.js", ASSETS).href),
     loadStylesheet(new URL("stylesheets/glightbox.min.css", ASSETS).href),
   ]).then(() => /** @type {any} */ (window).GLightbox, (error) => {
-    glightbox = undefined; // a failed fetch is tried again at the next open
+    glightbox = undefined; // tried again at the next open
     throw error;
   });
   return glightbox;
 }
 
 /** Opens `href` (an image URL) full screen with `alt` as its text; `back` gets focus on close.
- * Resolves once it is open; rejects if GLightbox could not be loaded. */
+ * Rejects if GLightbox did not load. */
 export async function openFullScreen(href, alt, back) {
   const GLightbox = await loadGLightbox();
   const box = GLightbox({ elements: [{ href, type: "image", alt }], draggable: false, loop: false,
