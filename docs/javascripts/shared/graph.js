@@ -44,8 +44,6 @@ export function bindGraph(container, svgText, prefix, nodes, edges, onEdge) {
   svg.setAttribute("aria-label", `Computation graph of ${nodes.map((n) => n.name).join(", ")}`);
   svg.querySelectorAll("title").forEach((title) => title.remove()); // n0, n0-n2-0: not for readers
   widen(svg, HIT_MARGIN);
-  container.replaceChildren(svg);
-  offerFullScreen(svg);
 
   const byId = (id) => svg.querySelector(`[data-id="${id}"]`);
   const fields = {}; // node id -> {data: <text>, grad: <text>}
@@ -86,6 +84,9 @@ export function bindGraph(container, svgText, prefix, nodes, edges, onEdge) {
       if (event.key === "Enter" || event.key === " ") { event.preventDefault(); read(group, id); }
     });
   }
+  // In the page only now: there each edge's getTotalLength laid the page out again (forced).
+  container.replaceChildren(svg);
+  offerFullScreen(svg);
   const drawing = /** @type {SVGGraphicsElement} */ (svg.querySelector("g.graph") ?? svg);
   const SVG = "http://www.w3.org/2000/svg";
   return {
