@@ -188,11 +188,32 @@ OPENED = """() => {
 }"""
 
 
+# Resolves once the lightbox's animations (GLightbox's fade and zoom, 0.5 s; not its loader's
+# endless spin) have finished and its image has kept its box over two frames.
+SETTLED = """async () => {
+  const frame = () => new Promise(requestAnimationFrame);
+  const box = document.querySelector(".glightbox-container");
+  await Promise.all(box.getAnimations({subtree: true}).filter((a) => a.effect?.getTiming().iterations !== Infinity)
+    .map((a) => a.finished.catch(() => {})));
+  let last = null;
+  for (;;) {
+    await frame();
+    const r = box.querySelector(".gslide.current .gslide-image img").getBoundingClientRect();
+    const now = [r.x, r.y, r.width, r.height].join();
+    if (now === last) return;
+    last = now;
+  }
+}"""
+
+# Two frames drawn: what a ResizeObserver decided after the last layout is on the page.
+FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
 def open_and_close(page, opener):
     """Tap `opener`, wait for the full-screen view, tap its close button: what it showed."""
     opener.tap()
     page.wait_for_function(f"({OPENED})() && ({OPENED})().width > 0")
-    page.wait_for_timeout(500)  # GLightbox's opening animation
+    page.evaluate(SETTLED)  # GLightbox's opening animation
     shown = page.evaluate(OPENED)
     page.locator(".glightbox-container .gclose").tap()
     page.wait_for_function("!document.querySelector('.glightbox-container')")
@@ -232,7 +253,7 @@ def test_a_full_screen_figure_zooms_with_two_fingers(phone, origin):
     link.scroll_into_view_if_needed()
     link.tap()
     phone.wait_for_function(f"({OPENED})() && ({OPENED})().width > 0")
-    phone.wait_for_timeout(500)
+    phone.evaluate(SETTLED)
     before = phone.evaluate(OPENED)["width"]
     box = phone.locator(".glightbox-container .gslide.current .gslide-image img").bounding_box()
     cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
@@ -243,7 +264,7 @@ def test_a_full_screen_figure_zooms_with_two_fingers(phone, origin):
     for step in range(1, 11):
         touch("touchMove", [(cx - 20 - 12 * step, cy), (cx + 20 + 12 * step, cy)])
     touch("touchEnd", [])
-    phone.wait_for_timeout(300)
+    phone.evaluate(SETTLED)
     after = phone.evaluate(OPENED)["width"]
     phone.keyboard.press("Escape")
     phone.wait_for_function("!document.querySelector('.glightbox-container')")
@@ -303,7 +324,7 @@ def test_every_widget_graph_fits_a_phone_or_opens_full_screen(phone, origin):
             for k in range(max(1, presets.count())):
                 if presets.count():
                     presets.nth(k).tap()
-                phone.wait_for_timeout(100)  # the ResizeObserver's verdict, after layout
+                phone.evaluate(FRAMES)  # the ResizeObserver's verdict, after layout
                 graph = next(g for g in phone.evaluate(WIDGET_GRAPHS) if g["id"] == widget.get_attribute("id"))
                 seen += 1
                 assert graph["inside"], (url, k, graph)
@@ -448,7 +469,7 @@ def test_a_figure_a_run_draws_is_laid_out_for_the_phone_or_opens_full_screen(pho
     phone.evaluate(f"n => {run}.blocks[n - 1].run.click()", n)
     phone.wait_for_function(f"n => {run}.blocks[n - 1].output.querySelector('.bv-run-figure svg')", arg=n,
                             timeout=120_000)
-    phone.wait_for_timeout(200)  # the ResizeObserver's verdict, after layout
+    phone.evaluate(FRAMES)  # the ResizeObserver's verdict, after layout
     drawn = phone.evaluate(RUN_FIGURE, n)
     wide, narrow = ((site / name / f"{figure}{layout}.svg").read_text(encoding="utf-8") for layout in ("", "-narrow"))
     assert drawn["inside"] and drawn["ids"] == sorted(ids(narrow)), drawn
