@@ -190,6 +190,24 @@ def _serve(folder, port, *options):
     server.serve_forever()
 
 
+# Screenshots for a person to look at (the playground, the progress box, an edited stepper at
+# each width and scheme): taken only when BV_SHOTS names a folder, `BV_SHOTS=/tmp/shots
+# .venv/bin/pytest tests/playground`. The suite takes 25: 5.7 s of its tests' time at a load of 3,
+# on a machine its two workers keep busy, for files no test reads.
+SHOTS = os.environ.get("BV_SHOTS")
+
+
+def report_shot(locator, name, **options):
+    """Save a screenshot of `locator` as BV_SHOTS/<name> (options: Locator.screenshot's) if
+    BV_SHOTS is set. Either way the element must be visible, as the screenshot needed it to be;
+    raises Playwright's TimeoutError if it is not."""
+    if not SHOTS:
+        locator.wait_for(state="visible")
+        return
+    os.makedirs(SHOTS, exist_ok=True)
+    locator.screenshot(path=os.path.join(SHOTS, name), **options)
+
+
 def stepper_view(widget):
     """What the stepper shows now: data and grad text of every node, caption, status."""
     return widget.evaluate("""w => ({

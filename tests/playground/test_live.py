@@ -11,7 +11,6 @@ import json
 import math
 import re
 import time
-from pathlib import Path
 from urllib.parse import quote
 
 import graphviz
@@ -19,9 +18,8 @@ import pytest
 
 from scripts.pages import blocks
 from scripts.reader import playground
-from tests.helpers import KNOWN_DIFFERENCES, follow, foreign, recorded
+from tests.helpers import KNOWN_DIFFERENCES, follow, foreign, recorded, report_shot
 
-SHOTS = Path("/tmp/shots-live")
 PYTHON_OR_VIZ = re.compile(r"/assets/pyodide/|site-python\.zip|/assets/viz/|/javascripts/python/python(-worker)?\.js")
 NEURON = ("tanh(x1*w1 + x2*w2 + b)", "x1 = 2, x2 = 0, w1 = -3, w2 = 1, b = 6.8813735870195432")
 PG = "document.querySelector('.bv-playground').playground"
@@ -210,12 +208,11 @@ VIEWS = [(1280, "default"), (1280, "slate"), (390, "default"), (390, "slate")]
 
 def test_the_playground_reads_at_1280_and_on_a_390px_phone_light_and_dark(pg):
     """The neuron drawn and stepped to step 12, a refused expression, and relu at its kink,
-    whose check fails; each at 1280 and 390 px, light and dark (screenshots in SHOTS). No
-    sideways scrolling, of the page or of the check's table; every control at least 44 px tall
+    whose check fails; each at 1280 and 390 px, light and dark (screenshots in BV_SHOTS if set:
+    tests/helpers.py). No sideways scrolling, of the page or of the check's table; every control at least 44 px tall
     on the phone."""
     page = pg
     page.add_style_tag(content="*, *::before, *::after { transition: none !important; }")
-    SHOTS.mkdir(exist_ok=True)
 
     def draw(expression=None, values=None):
         if expression is not None:
@@ -228,8 +225,8 @@ def test_the_playground_reads_at_1280_and_on_a_390px_phone_light_and_dark(pg):
         for width, scheme in VIEWS:
             page.set_viewport_size({"width": width, "height": 900})
             page.evaluate("scheme => document.body.setAttribute('data-md-color-scheme', scheme)", scheme)
-            page.locator(".bv-playground").screenshot(  # without Material's sticky header over it
-                path=str(SHOTS / f"playground-{name}-{width}-{scheme}.png"), style=".md-header { visibility: hidden }")
+            report_shot(page.locator(".bv-playground"), f"playground-{name}-{width}-{scheme}.png",
+                        style=".md-header { visibility: hidden }")  # without Material's sticky header over it
             wide = page.evaluate("() => document.scrollingElement.scrollWidth")
             assert wide <= width, f"{name}, {width} px: the page scrolls sideways: {wide} px"
             if width == 390:
@@ -359,8 +356,7 @@ def test_an_edited_draw_dot_block_is_drawn_again_in_place_with_the_builds_ids(pg
     assert re.search(r"Block 2 \(folded away in .*\) \(after your edit\): it printed something other than "
                      r"the page shows", drawn["note"]), drawn["note"]
     assert drawn["label"] == "Your version of the figure: the computation graph block 3 now draws"
-    SHOTS.mkdir(exist_ok=True)
-    page.locator(".bv-run-output").nth(2).screenshot(path=str(SHOTS / "edited-figure-chapter-1.png"))
+    report_shot(page.locator(".bv-run-output").nth(2), "edited-figure-chapter-1.png")
     page.evaluate(f"() => {RUN}.blocks[0].reset.click()")
     page.evaluate(f"() => {RUN}.blocks[2].run.click()")
     page.wait_for_function(f"() => !{RUN}.blocks[2].running && {RUN}.blocks[2].output.innerText.includes("

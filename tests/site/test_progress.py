@@ -10,15 +10,13 @@ exercise counts.
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
 from scripts import ROOT
 from scripts.build import progress
-from tests.helpers import foreign, recorded
+from tests.helpers import foreign, recorded, report_shot
 
-SHOTS = Path("/tmp/shots-b")
 CHECK = """([kind, id]) => document.dispatchEvent(new CustomEvent("bv-check",
     { detail: { kind, id, passed: true } }))"""
 
@@ -142,10 +140,9 @@ SCHEME = {"light": "default", "dark": "slate"}  # Material's palettes
 
 def test_the_progress_reads_well_at_each_width_and_scheme(browser, origin, totals):
     """No sideways scrolling, buttons at least 44 x 44 on a phone, axe's WCAG AA on the display and
-    the nav badges; a screenshot of each (page and navigation) for the report. One page goes
-    through the four views as a reader would: the window resized, the scheme switched by
-    Material's own toggle."""
-    SHOTS.mkdir(exist_ok=True)
+    the nav badges; a screenshot of each (page and navigation) in BV_SHOTS if set
+    (tests/helpers.py). One page goes through the four views as a reader would: the window
+    resized, the scheme switched by Material's own toggle."""
     page = progress_page(browser, origin, "04-engine/")
     page.evaluate(CHECK, ["quiz", "quiz-1"])
     page.evaluate(CHECK, ["exercise", "local_add_mul"])
@@ -174,13 +171,13 @@ def test_the_progress_reads_well_at_each_width_and_scheme(browser, origin, total
             .map(b => [b.getBoundingClientRect().width, b.getBoundingClientRect().height])""")
         if not sizes or (width < 400 and not all(w >= 44 and h >= 44 for w, h in sizes)):
             problems.append(f"{view}: buttons {sizes}")
-        page.locator(".bv-progress").screenshot(path=f"{SHOTS}/progress-page-{width}-{scheme}.png")
+        report_shot(page.locator(".bv-progress"), f"progress-page-{width}-{scheme}.png")
         drawer = page.locator('label.md-header__button[for="__drawer"]')
         if width < 400:  # the navigation is a drawer on a phone
             drawer.click()
             page.wait_for_timeout(400)
         nav = page.locator(".md-nav--primary").first
-        nav.screenshot(path=f"{SHOTS}/progress-nav-{width}-{scheme}.png")
+        report_shot(nav, f"progress-nav-{width}-{scheme}.png")
         problems += [f"{view}: {v}" for v in page.evaluate("""async () => {
             const result = await axe.run({ include: [['.bv-progress'], ['.md-nav--primary .bv-progress-badge']] },
                                          { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });

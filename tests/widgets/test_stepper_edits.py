@@ -5,13 +5,10 @@ the rebuilt graph is the engine's own (in CPython); the neuron edited twice read
 at every width. tests/widgets/test_stepper_retrace.py: stepping waits while a trace is on its way."""
 
 import json
-from pathlib import Path
 
 import pytest
 
-from tests.helpers import foreign, recorded, stepper_view
-
-SHOTS = Path("/tmp/shots-widgets")
+from tests.helpers import foreign, recorded, report_shot, stepper_view
 
 
 @pytest.fixture(scope="module")
@@ -134,7 +131,8 @@ def test_the_stepper_graph_rebuilt_with_new_leaf_values_is_the_engines_own(site)
 def test_the_neuron_edited_twice_is_traced_again_and_reads_mid_backward_at_every_width(chapter_1):
     """Chapter 1's neuron, after the test above started Python: x2 = -1.5, then w1 = -2 (the
     budget is 150 ms from the press to the new trace drawn, printed, not asserted); stepped into
-    the backward pass, it reads at 1280 and 390 px, light and dark (screenshots in SHOTS)."""
+    the backward pass, it reads at 1280 and 390 px, light and dark (screenshots in BV_SHOTS if
+    set: tests/helpers.py)."""
     page = chapter_1
     widget = page.locator(".bv-stepper")
     widget.wait_for(state="visible")
@@ -164,7 +162,6 @@ def test_the_neuron_edited_twice_is_traced_again_and_reads_mid_backward_at_every
     status = stepper_view(widget)["status"]
     assert "backward" in status.lower(), status
     page.add_style_tag(content="*, *::before, *::after { transition: none !important; }")
-    SHOTS.mkdir(exist_ok=True)
     for width in [1280, 390]:
         for scheme in ["default", "slate"]:
             page.set_viewport_size({"width": width, "height": 900})
@@ -179,8 +176,8 @@ def test_the_neuron_edited_twice_is_traced_again_and_reads_mid_backward_at_every
                         return [box.scrollWidth > box.clientWidth, at.left >= view.left && at.right <= view.right];
                     }""")
                     assert inside == [False, True], inside
-            widget.screenshot(path=str(SHOTS / f"neuron-edited-{width}-{scheme}.png"),
-                              style=".md-header { visibility: hidden }")  # sticky, over a scrolled page
+            report_shot(widget, f"neuron-edited-{width}-{scheme}.png",
+                        style=".md-header { visibility: hidden }")  # sticky, over a scrolled page
             wide = page.evaluate("() => document.scrollingElement.scrollWidth")
             assert wide <= width, (width, wide)
             assert page.evaluate(whole) == [], width

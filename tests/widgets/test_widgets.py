@@ -6,12 +6,9 @@ tests/widgets/test_quizzes_browser.py clicks the quizzes, tests/widgets/test_ste
 leaves. `page` (tests/conftest.py) fails a test on any console error or request to another host."""
 
 import json
-from pathlib import Path
 
 from scripts import ROOT
 from tests.helpers import stepper_view
-
-SHOTS = Path("/tmp/shots-widgets")
 
 # Bytes of our own script a widget page may add, before compression: 30,000 until issue 26 put
 # docs/javascripts/ in folders, whose longer import paths ("../shared/dom.js") add 92 bytes to
