@@ -175,7 +175,9 @@ def test_the_progress_reads_well_at_each_width_and_scheme(browser, origin, total
         drawer = page.locator('label.md-header__button[for="__drawer"]')
         if width < 400:  # the navigation is a drawer on a phone
             drawer.click()
-            page.wait_for_timeout(400)
+            # open (transitions are off): the nav's first badge lies across the window, not off it
+            page.wait_for_function("""() => { const r = document.querySelector('.md-nav--primary .bv-progress-badge')
+                .getBoundingClientRect(); return r.width > 0 && r.left >= 0 && r.right <= innerWidth; }""")
         nav = page.locator(".md-nav--primary").first
         report_shot(nav, f"progress-nav-{width}-{scheme}.png")
         problems += [f"{view}: {v}" for v in page.evaluate("""async () => {
