@@ -154,6 +154,16 @@ def phone(browser):
     context.close()
 
 
+def visit(page, url):
+    """Open url on the phone, unless the phone shows it already with no full-screen view open: a
+    chapter's figures are checked, then its scrollers, on one load (both tests parametrise their
+    chapter per module, so pytest runs a chapter's two side by side). What the figures' test
+    does to the page (its images loaded at once, the full-screen view opened and closed)
+    touches no scroller."""
+    if page.url != url or page.evaluate("() => Boolean(document.querySelector('.glightbox-container'))"):
+        page.goto(url)
+
+
 # Each figure of the page as shown: its source, whether it lies wholly inside the column, and
 # for a Graphviz drawing the CSS px of its smallest text (null for a plot).
 FIGURES = r"""async () => {
@@ -221,13 +231,13 @@ def open_and_close(page, opener):
     return shown
 
 
-@pytest.mark.parametrize("name", CHAPTERS)
+@pytest.mark.parametrize("name", CHAPTERS, scope="module")  # a chapter's two tests in a row: one load
 def test_every_figure_is_whole_on_a_phone_or_opens_full_screen(phone, origin, name):
     """Before: 24 of 27 graphs cut off in boxes that scrolled sideways with no cue (chapter 1's
     first graph, 573 px, hid its root f). Now each lies inside the column; a graph whose text
     reads under 11 px there is an overview, opened full screen by a tap (the layout shown, whole
     on the screen) and closed again. The first figure of each page is opened too."""
-    phone.goto(f"{origin}/{name}/")
+    visit(phone, f"{origin}/{name}/")
     figures = phone.evaluate(FIGURES)
     assert figures, name
     cut = [f for f in figures if not f["inside"]]
@@ -405,13 +415,13 @@ def edge_shade(page, k):
     return tuple(max(abs(a - b) for a, b in zip(mean(x), middle)) for x in (start + 1, width - 2))
 
 
-@pytest.mark.parametrize("name", CHAPTERS)
+@pytest.mark.parametrize("name", CHAPTERS, scope="module")  # a chapter's two tests in a row: one load
 def test_nothing_scrolls_sideways_without_a_cue(phone, origin, name):
     """Code blocks and formulas wider than a phone's column scroll inside themselves (103 on
     these pages); nothing showed that they do. Now a shadow shows on the side with more: with
     the text made transparent, the right edge is darker than the middle at the start, the left
     edge at the end, and the other edge plain."""
-    phone.goto(f"{origin}/{name}/")
+    visit(phone, f"{origin}/{name}/")
     phone.evaluate(NEAR_EACH_EXERCISE)
     phone.wait_for_function("Array.from(document.querySelectorAll('.exercise[data-exercise]'))"
                             ".every((e) => e.classList.contains('has-editor'))")
