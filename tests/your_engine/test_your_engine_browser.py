@@ -9,16 +9,14 @@ Python up (0.5 s), the whole book (30 s)."""
 
 import re
 import time
-from pathlib import Path
 
 import pytest
 
 from scripts import ROOT
 from tests import engines
-from tests.helpers import stepper_view
+from tests.helpers import report_shot, stepper_view
 
 ENGINES = ROOT / "tests" / "engines"
-SHOTS = Path("/work/notes/shots")
 MAP = "document.querySelector('.bv-engine-map').engineMap"
 RUN = "document.querySelector('.bv-run').runState"
 
@@ -229,7 +227,6 @@ def test_the_map_and_a_lit_node_read_well_at_1280_and_390_px_light_and_dark(assi
     switched as a reader switches (Material's toggle), each at 1280 and 390 px: nothing wider
     than the window, axe's WCAG A and AA rules pass. (One book's run for both schemes: it was
     two, 10 s each.)"""
-    SHOTS.mkdir(parents=True, exist_ok=True)
     page, _ = assign_map
     page.locator(".bv-map__diagnose").first.click()
     page.wait_for_function("() => document.querySelector('.bv-map__node svg')", timeout=60_000)
@@ -249,11 +246,11 @@ def test_the_map_and_a_lit_node_read_well_at_1280_and_390_px_light_and_dark(assi
                               "return [t.scrollWidth, t.clientWidth]; }")
         if table[0] > table[1]:
             problems.append(f"{scheme} {width} px: the map scrolls sideways ({table})")
-        page.locator(".bv-map__table").screenshot(path=str(SHOTS / f"engine-map-{width}-{scheme}.png"),
-                                                    style=".md-header { visibility: hidden }")
-        page.locator(".bv-map__failure").first.screenshot(path=str(SHOTS / f"engine-node-{width}-{scheme}.png"),
-                                                          style=".md-header { visibility: hidden }")
-        page.locator(".bv-engine").screenshot(path=str(SHOTS / f"engine-switch-{width}-{scheme}.png"))
+        report_shot(page.locator(".bv-map__table"), f"engine-map-{width}-{scheme}.png",
+                    style=".md-header { visibility: hidden }")
+        report_shot(page.locator(".bv-map__failure").first, f"engine-node-{width}-{scheme}.png",
+                    style=".md-header { visibility: hidden }")
+        report_shot(page.locator(".bv-engine"), f"engine-switch-{width}-{scheme}.png")
         problems += [f"{scheme} {width} px: {v}" for v in page.evaluate("""async () => {
             const result = await axe.run({ include: [['.bv-engine'], ['.bv-engine-map']] },
                                          { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
