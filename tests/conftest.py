@@ -19,18 +19,19 @@ from tests.chapter_page import ORDER, block, measured
 from tests.helpers import BOUND, BROWSER_ARGS, foreign, mkdocs_build, recorded, serve_site
 
 # The order in which pytest-xdist hands out modules (pyproject.toml: --no-loadscope-reorder).
-# The longest first, a minute or so each in Chromium, and the short ones fill in around
-# them, so both workers finish together (by test count, xdist's own order, the browser
-# modules came last and one worker ran alone for a minute). Second, modules that need no
-# site: on a clean clone the first worker builds it (20 s, the last 10 s the training
-# notebook alone on one core) while the second runs the engine tests, chapter 10's
-# examples and the prose-number test (which runs every page, for the site test too).
-# The notebooks-anywhere test, the longest (75-160 s, pip's installs most of it), goes
-# first: it makes its Jupyter environment while the other worker builds the site.
+# The longest first, by their worker seconds in a full run (junit), and the short ones fill in
+# around them, so both workers finish together (by test count, xdist's own order, the browser
+# modules came last and one worker ran alone for a minute). The notebooks-anywhere test goes
+# first: it makes its Jupyter environment (pip's installs, most of its 55 s) while the other
+# worker builds the site for the browser tests (test_browser, second). Then the browser modules
+# that take 30 to 90 s, then those that need no site (the engine, chapter 10's examples, the
+# prose numbers). tests/tools/test_docs_paths.py fails if a name here is not a file.
 LONGEST = ["tests/notebooks/test_notebooks_anywhere.py", "tests/site/test_browser.py",
-           "tests/engine/test_engine.py", "docs/10-under-the-hood.md", "tests/pages/test_prose_numbers.py",
-           "tests/exercises/test_exercises_browser.py", "tests/run/test_run_browser.py",
-           "tests/notebooks/test_notebook.py", "tests/python/test_box_python.py", "tests/widgets/test_widgets.py",
+           "tests/your_engine/test_your_engine_browser.py", "tests/figures/test_phone_figures.py",
+           "tests/exercises/test_exercises_browser.py", "tests/python/test_box_python.py", "tests/run/test_copy.py",
+           "tests/python/test_box_runs.py", "tests/run/test_run_browser.py", "tests/widgets/test_widgets.py",
+           "tests/python/test_box_browser.py", "tests/engine/test_engine.py", "docs/10-under-the-hood.md",
+           "tests/pages/test_prose_numbers.py", "tests/notebooks/test_notebook.py",
            "tests/engine/test_engine_numerics.py"]
 
 
