@@ -194,7 +194,9 @@ OPENED = """() => {
   if (!img || !img.complete || !img.naturalWidth) return null;
   const r = img.getBoundingClientRect();
   return {src: img.currentSrc || img.src, whole: r.left >= -0.5 && r.top >= -0.5 && r.right <= innerWidth + 0.5
-    && r.bottom <= innerHeight + 0.5, width: r.width};
+    && r.bottom <= innerHeight + 0.5, width: r.width,
+    buttons: [...document.querySelectorAll(".glightbox-container button")]
+      .filter((b) => b.getClientRects().length).map((b) => b.getAttribute("aria-label"))};
 }"""
 
 
@@ -225,6 +227,9 @@ def open_and_close(page, opener):
     page.wait_for_function(f"({OPENED})() && ({OPENED})().width > 0")
     page.evaluate(SETTLED)  # GLightbox's opening animation
     shown = page.evaluate(OPENED)
+    # one image: Close is its one control (GLightbox showed a disabled Previous and Next, which
+    # a screen reader announced and a tab reached, and which did nothing)
+    assert shown["buttons"] == ["Close"], shown["buttons"]
     page.locator(".glightbox-container .gclose").tap()
     page.wait_for_function("!document.querySelector('.glightbox-container')")
     assert not page.evaluate("document.documentElement.classList.contains('glightbox-open')")
