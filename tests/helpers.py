@@ -40,6 +40,21 @@ class Tags(HTMLParser):
         self.tags.append((tag, dict(attrs)))
 
 
+def chapter_3_L():
+    """L = (a·b + c)·f of chapter 3, every node labelled (a = 2, b = −3, c = 10, f = −2; e, d, L),
+    before its backward pass: a micrograd Value."""
+    from micrograd import Value
+
+    a, b, c, f = Value(2.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c"), Value(-2.0, label="f")
+    e = a * b
+    e.label = "e"
+    d = e + c
+    d.label = "d"
+    L = d * f
+    L.label = "L"
+    return L
+
+
 def chromium():
     """Path of a Chromium binary: $CHROMIUM (scripts/dev.sh sets it), else Debian's headless
     shell, else Debian's or Ubuntu's full Chromium (scripts/dev.sh: chromium_path)."""

@@ -13,27 +13,17 @@ import scripts.pages.figures
 from micrograd import Value, draw_dot
 from scripts import ROOT
 from scripts.build.page_build import run
-
-
-def build_L():
-    a, b, c, f = Value(2.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c"), Value(-2.0, label="f")
-    e = a * b
-    e.label = "e"
-    d = e + c
-    d.label = "d"
-    L = d * f
-    L.label = "L"
-    return L
+from tests.helpers import chapter_3_L
 
 
 def test_draw_dot_names_nodes_by_traversal_not_identity():
-    first, second = build_L(), build_L()
+    first, second = chapter_3_L(), chapter_3_L()
     assert draw_dot(first).source == draw_dot(second).source
     assert "n0" in draw_dot(first).source
 
 
 def test_draw_dot_shows_label_data_grad_and_local_derivatives():
-    L = build_L()
+    L = chapter_3_L()
     L.backward()
     source = draw_dot(L, local_derivatives=True).source
     assert '"L | data -8.0000 | grad 1.0000"' in source
@@ -48,7 +38,7 @@ def test_same_graph_gives_byte_identical_svg(tmp_path, monkeypatch):
     svgs = []
     for attempt in ("one", "two"):  # a fresh cache each time, so Graphviz really runs twice
         monkeypatch.setattr(scripts.pages.figures, "FIGURE_CACHE", tmp_path / attempt)
-        svgs.append(scripts.pages.figures.to_svg(draw_dot(build_L())))
+        svgs.append(scripts.pages.figures.to_svg(draw_dot(chapter_3_L())))
     assert svgs[0] == svgs[1]
     assert "data -8.0000" in html.unescape(svgs[0])  # Graphviz writes '-' as &#45;
 
@@ -134,4 +124,4 @@ def test_a_node_used_twice_gets_two_edges_apart():
     svg = html.unescape(draw_dot(a * a, rankdir="TB").pipe(format="svg").decode())
     starts = [float(x) for x in re.findall(r'<g id="n0-n1-\d" class="edge">.*?d="M([\d.]+),', svg, re.DOTALL)]
     assert len(starts) == 2 and abs(starts[0] - starts[1]) > 30, starts  # they were 8 pt apart
-    assert "headport" not in draw_dot(build_L()).source  # other graphs as before
+    assert "headport" not in draw_dot(chapter_3_L()).source  # other graphs as before

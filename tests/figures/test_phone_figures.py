@@ -23,6 +23,7 @@ from micrograd import Value, draw_dot
 from micrograd.nn import MLP
 from scripts.build.page_build import run
 from scripts.pages.figures import PHONE_COLUMN, READABLE_PX, phone_layout, text_px, to_svg
+from tests import helpers
 from tests.helpers import recorded, serve_site
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
@@ -38,14 +39,8 @@ def fresh_cache(tmp_path, monkeypatch):
 
 
 def chapter_3_L():
-    """L = (a·b + c)·f of chapter 3, after backward: its wide layout is 584 pt."""
-    a, b, c, f = Value(2.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c"), Value(-2.0, label="f")
-    e = a * b
-    e.label = "e"
-    d = e + c
-    d.label = "d"
-    L = d * f
-    L.label = "L"
+    """L = (a·b + c)·f of chapter 3 (tests/helpers.py), after backward: its wide layout is 584 pt."""
+    L = helpers.chapter_3_L()
     L.backward()
     return L
 

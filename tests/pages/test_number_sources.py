@@ -95,29 +95,27 @@ def test_exempt_numbers_and_chapter_references_stay_plain_text():
     assert [n.text for n in page_numbers(text, exempt_phrases("other.md"))] == ["4"]
 
 
-def test_a_number_without_a_source_fails_the_build_with_page_and_line(tmp_path):
+def build_one_page(tmp_path, prose, hooks):
+    """A one-page site built with `hooks` (names in scripts/build/hooks/): a block that prints 4
+    (line 3), then `prose` (line 8). Returns mkdocs_build's CompletedProcess."""
     docs = tmp_path / "docs"
     docs.mkdir()
-    (docs / "index.md").write_text("# Numbers\n\n```python\n>>> 2 + 2\n4\n```\n\nIt is 4, not 5.\n")
+    (docs / "index.md").write_text(f"# Numbers\n\n```python\n>>> 2 + 2\n4\n```\n\n{prose}\n")
     config = tmp_path / "mkdocs.yml"
-    config.write_text(f"site_name: numbers\nsite_url: http://127.0.0.1/\ndocs_dir: {docs}\n"
-                      f"hooks:\n  - {ROOT / 'scripts/build/hooks/pages.py'}\n"
-                      "markdown_extensions:\n  - attr_list\n  - pymdownx.superfences\n")
-    result = mkdocs_build(config, tmp_path / "site")
+    config.write_text(f"site_name: numbers\nsite_url: http://127.0.0.1/\ndocs_dir: {docs}\nhooks:\n"
+                      + "".join(f"  - {ROOT / 'scripts/build/hooks' / name}.py\n" for name in hooks)
+                      + "markdown_extensions:\n  - attr_list\n  - pymdownx.superfences\n")
+    return mkdocs_build(config, tmp_path / "site")
+
+
+def test_a_number_without_a_source_fails_the_build_with_page_and_line(tmp_path):
+    result = build_one_page(tmp_path, "It is 4, not 5.", ["pages"])
     assert result.returncode != 0
     assert re.search(r"index\.md:8: 5: no source", result.stdout + result.stderr), result.stderr[-2000:]
 
 
 def test_a_page_builds_with_its_numbers_linked_to_their_blocks(tmp_path):
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "index.md").write_text("# Numbers\n\n```python\n>>> 2 + 2\n4\n```\n\nIt is 4, and $x = 4$.\n")
-    config = tmp_path / "mkdocs.yml"
-    config.write_text(f"site_name: numbers\nsite_url: http://127.0.0.1/\ndocs_dir: {docs}\n"
-                      f"hooks:\n  - {ROOT / 'scripts/build/hooks/pages.py'}\n"
-                      f"  - {ROOT / 'scripts/build/hooks/math.py'}\n"
-                      "markdown_extensions:\n  - attr_list\n  - pymdownx.superfences\n")
-    result = mkdocs_build(config, tmp_path / "site")
+    result = build_one_page(tmp_path, "It is 4, and $x = 4$.", ["pages", "math"])
     assert result.returncode == 0, result.stderr
     html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     links = Links(html)

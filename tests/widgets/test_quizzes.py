@@ -17,6 +17,16 @@ def page(tmp_path, text):
     return path
 
 
+def build_error(path):
+    """What scripts.build.page_build prints when the page at `path` fails to build; fails the test
+    if it builds, or if the error does not name the quiz's line (line 8 of page())."""
+    result = subprocess.run([sys.executable, "-m", "scripts.build.page_build", str(path), "page.md"],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 1, result.stdout
+    assert f"{path}:8" in result.stderr, result.stderr
+    return result.stderr
+
+
 def test_a_number_quiz_carries_the_key_its_expression_computed(tmp_path):
     result = run(page(tmp_path, "What is y?\n\n<!-- quiz: number(y, answer=10) -->\n"))
     (quiz,) = result.outputs
@@ -50,11 +60,7 @@ def test_a_tolerance_admits_a_rounded_written_answer(tmp_path):
 ])
 def test_a_quiz_that_disagrees_with_its_page_fails_at_its_line(tmp_path, quiz, message):
     path = page(tmp_path, f"Some text.\n\n<!-- quiz: {quiz} -->\n")
-    result = subprocess.run([sys.executable, "-m", "scripts.build.page_build", str(path), "page.md"],
-                            cwd=ROOT, capture_output=True, text=True)
-    assert result.returncode == 1
-    assert f"{path}:8" in result.stderr
-    assert message in result.stderr
+    assert message in build_error(path)
 
 
 def test_a_choice_quiz_keys_the_index_of_the_right_option_and_renders_math(tmp_path):
@@ -97,11 +103,7 @@ def test_running_a_mistake_leaves_every_grad_as_it_was():
 ])
 def test_a_mistake_a_reader_could_never_be_told_fails_the_page(tmp_path, mistakes, message):
     path = page(tmp_path, f"Some text.\n\n<!-- quiz: number(y, answer=10, mistakes={mistakes}) -->\n")
-    result = subprocess.run([sys.executable, "-m", "scripts.build.page_build", str(path), "page.md"],
-                            cwd=ROOT, capture_output=True, text=True)
-    assert result.returncode == 1
-    assert f"{path}:8" in result.stderr
-    assert message in result.stderr
+    assert message in build_error(path)
 
 
 def test_a_number_quiz_asks_for_a_text_keyboard_that_has_a_minus(tmp_path):
