@@ -21,6 +21,7 @@ import pytest
 import scripts.pages.figures
 from micrograd import Value, draw_dot
 from micrograd.nn import MLP
+from scripts import ROOT
 from scripts.build.page_build import run
 from scripts.pages.figures import PHONE_COLUMN, READABLE_PX, phone_layout, text_px, to_svg
 from tests import helpers
@@ -493,3 +494,11 @@ def test_a_figure_a_run_draws_is_laid_out_for_the_phone_or_opens_full_screen(pho
         shown = open_and_close(phone, zoom)
         assert shown["src"].startswith("data:image/svg+xml") and shown["whole"], shown
     assert phone.errors == []
+
+
+def test_the_page_and_the_build_read_a_graph_as_readable_at_the_same_size():
+    """figures.js decides in the page which graph drawn there is an overview; figures.py decides it
+    for the build's figures: the one threshold is written twice, so a test ties them."""
+    source = (ROOT / "docs" / "javascripts" / "shared" / "figures.js").read_text(encoding="utf-8")
+    assert re.findall(r"^export const READABLE_PX = (\d+);", source, re.M) == [
+        str(READABLE_PX)]
