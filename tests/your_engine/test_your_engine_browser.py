@@ -29,9 +29,24 @@ def engine_page(browser, origin, **context):
     return page
 
 
+@pytest.fixture(scope="module")
+def reader(browser, origin):
+    """One reader on the Your engine page for the tests that give an engine and run the book on
+    it: each gives its own, so nothing of the one before is left in use (the map is the new
+    engine's: its run replaces it, and each test checks its counts and causes). Python starts
+    once (the first check), not once a test: the page, its Python and its start cost 3 to 4 s a
+    test here. `page.python_up` says whether an earlier test has started it."""
+    page = engine_page(browser, origin)
+    page.python_up = False
+    yield page
+    page.context.close()
+
+
 def give_engine(page, name, how="paste"):
     """Paste the engine `name` of tests/engines/ and press Use this code, or choose its file (book,
-    lecture), as a reader would; the status once it is checked."""
+    lecture), as a reader would; the status once it is checked (this check's: the line an earlier
+    engine left is cleared first)."""
+    page.evaluate("() => { document.querySelector('.bv-map__status').textContent = ''; }")
     if how == "file":
         page.get_by_label("or choose a file:").set_input_files(ENGINES / f"{name}.py")
     else:
@@ -104,21 +119,22 @@ def test_the_switch_is_on_every_page_kept_across_pages_and_a_reload_and_every_re
 
 
 @pytest.mark.parametrize(("name", "how"), [("book", "paste"), ("lecture", "file")])
-def test_a_correct_engine_maps_the_book_without_a_failure(browser, origin, name, how):
-    page = engine_page(browser, origin)
+def test_a_correct_engine_maps_the_book_without_a_failure(reader, name, how):
+    page = reader
     started = time.perf_counter()
     assert "passed its check" in give_engine(page, name, how)
-    checked = time.perf_counter() - started  # Python's start (the page's first call) and the check
+    checked = time.perf_counter() - started  # the check, and Python's start if it is the page's first call
+    starting, page.python_up = "" if page.python_up else "Python's start and ", True
     shape = "this book's shape" if name == "book" else "the lecture's shape"
     assert shape in switch(page)["status"]
     if how == "file":  # the file's name is how the page names the engine, and its code is in the box
         assert "the code in lecture.py" not in switch(page)["status"]
         assert switch(page)["status"].startswith("Every Run on this site runs on your engine: lecture.py,")
-        assert page.get_by_label("Paste your engine").input_value().startswith('"""An engine in the shape')
+        assert page.get_by_label("Paste your engine").input_value() == engines.source("lecture")
     result = run_book(page)
     rows = result["chapters"]
-    print(f"\n{name}: the book in {result['timing']['bookMs'] / 1000:.1f} s (budget 30 s), after Python's start "
-          f"and the engine's check in {checked:.1f} s")
+    print(f"\n{name}: the book in {result['timing']['bookMs'] / 1000:.1f} s (budget 30 s), after {starting}"
+          f"the engine's check in {checked:.1f} s")
     for row in rows:
         print(f"  {row['title']}: {row.get('passed')} passed, {row.get('failed')} failed, "
               f"{row.get('notApplicable')} not applicable, {row.get('didNotRun')} did not run")
@@ -131,7 +147,6 @@ def test_a_correct_engine_maps_the_book_without_a_failure(browser, origin, name,
     page.locator(".bv-map__na-list summary").first.click()
     first = page.locator(".bv-map__na-list li").first.text_content()
     assert re.fullmatch(r"Block \d+: .*\S", first), first
-    page.context.close()
 
 
 BUGS = {  # tests/engines/__init__.py's bugs: the classic mistake, and how the cause begins
@@ -154,18 +169,19 @@ def assign_map(browser, origin):
 
 @pytest.mark.parametrize("name", BUGS)
 def test_a_buggy_engine_shows_its_failures_and_a_lit_node_with_both_numbers_and_the_cause(
-        browser, origin, assign_map, name):
+        reader, assign_map, name):
     """Each classic bug of tests/engines/ (the book's engine with one change): the map shows
     failures, each linked to its block with the page's output beside the reader's; Node by node,
     pressed from the keyboard on the first failure that has a graph whose grads differ, lights
     that node with both numbers and names the cause. For the assign engine, the link goes to
     the block, and back on the map's page the map is there again (the page's, the same for
-    every engine: checked once)."""
+    every engine: checked once). The other bugs are given in turn to one reader (`reader`)."""
     if name == "assign":
         page, result = assign_map
     else:
-        page = engine_page(browser, origin)
+        page = reader
         give_engine(page, name)
+        page.python_up = True
         result = run_book(page)
     failed = {row["title"]: row["failed"] for row in result["chapters"] if row.get("failed")}
     print(f"\n{name}: the book in {result['timing']['bookMs'] / 1000:.1f} s; failures per chapter {failed}")
@@ -202,7 +218,6 @@ def test_a_buggy_engine_shows_its_failures_and_a_lit_node_with_both_numbers_and_
     assert svg.get_attribute("role") == "img"
     assert "your engine" in svg.text_content(), "the lit node carries the reader's number"
     if name != "assign":
-        page.context.close()
         return
     # The link goes to the block on its page.
     href = link.get_attribute("href")
