@@ -238,6 +238,23 @@ def stepper_view(widget):
 # True once widgets.js has bound every widget of the page shown (it marks the page so).
 BOUND = "document.documentElement.dataset.bvBound === location.pathname"
 
+# Material mounts a code block (its copy button and scroll cue's box) when the block comes into
+# view (mkdocs.yml: content.lazy). This scrolls to each shown block of the page in turn (not
+# those in a closed fold: a reader opens it first, and then it is mounted), waits until it is
+# mounted, goes back to the top, and returns how many never were (0 expected).
+MOUNT_CODE_BLOCKS = """async () => {
+  const frame = () => new Promise(requestAnimationFrame);
+  // shown: not in a closed fold (Chromium lays out its content, hidden: content-visibility)
+  const blocks = [...document.querySelectorAll("article div.highlight")].filter((b) => b.checkVisibility());
+  for (const block of blocks) {
+    block.scrollIntoView({block: "center", behavior: "instant"});
+    for (let n = 0; n < 120 && !block.querySelector(".md-code__button"); n++) await frame();
+  }
+  scrollTo(0, 0);
+  await frame();
+  return blocks.filter((b) => !b.querySelector(".md-code__button")).length;
+}"""
+
 
 def follow(page, selector, path):
     """Click the link `selector` of the page shown, as a reader does: Material's instant

@@ -25,7 +25,7 @@ from scripts import ROOT
 from scripts.build.page_build import run
 from scripts.pages.figures import PHONE_COLUMN, READABLE_PX, phone_layout, text_px, to_svg
 from tests import helpers
-from tests.helpers import recorded, serve_site
+from tests.helpers import MOUNT_CODE_BLOCKS, recorded, serve_site
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
          "has_touch": True}
@@ -426,6 +426,7 @@ def test_nothing_scrolls_sideways_without_a_cue(phone, origin, name):
     phone.evaluate(NEAR_EACH_EXERCISE)
     phone.wait_for_function("Array.from(document.querySelectorAll('.exercise[data-exercise]'))"
                             ".every((e) => e.classList.contains('has-editor'))")
+    assert phone.evaluate(MOUNT_CODE_BLOCKS) == 0  # each block as a reader scrolled to it sees it
     phone.add_style_tag(content="[data-bv-scroller], [data-bv-scroller] * { color: transparent !important; "
                                 "border-color: transparent !important; } .md-code__nav { visibility: hidden; }")
     scrollers = phone.evaluate(SCROLLERS)

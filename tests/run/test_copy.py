@@ -209,13 +209,14 @@ def test_the_runner_fails_unless_the_code_raises_what_the_page_shows(tmp_path, c
     assert right.returncode == 0, right.stderr
 
 
-# Shows the fold (<details>) or the tab (pymdownx.tabbed) a block is in, as a reader opens
-# it, scrolls its copy button to the middle of the window and writes "" to the clipboard;
-# returns the middle of the button, where the mouse clicks, or null if the block is still
-# not shown (an exercise's starter code, once exercise.js has put its editor in its place).
+# OPEN shows the fold (<details>) or the tab (pymdownx.tabbed) a block is in, as a reader
+# opens it, and says whether the block is shown (not an exercise's starter code that
+# exercise.js has put its editor in place of). SHOW scrolls the block's copy button to the
+# middle of the window and writes "" to the clipboard; it returns the middle of the button,
+# where the mouse clicks, or null if the button is not shown.
 # Playwright's locator.click() does the same in about twice the time (its checks of the
 # element's stability).
-SHOW = """([block, selector]) => {
+OPEN = """(block) => {
   for (let node = block; node; node = node.parentElement) {
     if (node.tagName === "DETAILS") node.open = true;
     if (node.classList.contains("tabbed-block")) {
@@ -223,6 +224,22 @@ SHOW = """([block, selector]) => {
       node.closest(".tabbed-set").querySelectorAll(":scope > input")[tab].click();
     }
   }
+  return block.getClientRects().length > 0;
+}"""
+# MOUNT scrolls a shown block to the middle of the window, where Material mounts it, and
+# answers "mounted" once it has its copy button, "hidden" if the page's script hides it
+# meanwhile (exercise.js puts an exercise's editor in place of its starter code when the
+# exercise comes near), or "never" after about 3 s (120 frames) with neither.
+MOUNT = """async ([block, selector]) => {
+  block.scrollIntoView({block: "center", behavior: "instant"});
+  for (let n = 0; n < 120; n++) {
+    if (!block.checkVisibility()) return "hidden";
+    if (block.querySelector(selector)) return "mounted";
+    await new Promise(requestAnimationFrame);
+  }
+  return "never";
+}"""
+SHOW = """([block, selector]) => {
   const button = block.querySelector(selector);
   if (!button.getClientRects().length) return null;  // the page's script hides the block
   button.scrollIntoView({block: "center", behavior: "instant"});  // the top of a long block
@@ -230,9 +247,10 @@ SHOW = """([block, selector]) => {
   return navigator.clipboard.writeText("").then(() => [box.x + box.width / 2, box.y + box.height / 2]);
 }"""
 
-# The blocks that have a copy button, in page order, and what each is: "python" (a Python
-# block, as run-blocks.js finds them), "exercise" (one inside an exercise) or "other".
-COPYABLE = f"article div.highlight:has({COPY_BUTTON})"
+# The code blocks, in page order (each gets a copy button once shown), and what each is:
+# "python" (a Python block, as run-blocks.js finds them), "exercise" (one inside an exercise)
+# or "other".
+CODE_BLOCKS = "article div.highlight"
 KINDS = """blocks => blocks.map((block) =>
   !["python", "python3", "py", "pycon"].some((l) => block.classList.contains(`language-${l}`)) ? "other"
   : block.closest(".exercise") ? "exercise" : "python")"""
@@ -247,15 +265,23 @@ def copy_every_block(browser, url):
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     try:
         page = context.new_page()
-        # the page at rest, as a reader finds it: Material has added the copy buttons, and the
-        # exercises' editors (fetched by exercise.js) are in place of their starter code
+        # the page at rest, as a reader finds it: the exercises' editors (fetched by
+        # exercise.js) are in place of their starter code. Material adds a block's copy button
+        # when the block comes into view (content.lazy), so each shown block is scrolled to and
+        # must get one.
         page.goto(url, wait_until="networkidle")
-        page.wait_for_selector(COPY_BUTTON, state="attached")
-        kinds = page.eval_on_selector_all(COPYABLE, KINDS)
+        kinds = page.eval_on_selector_all(CODE_BLOCKS, KINDS)
         copied = []
-        for kind, block in zip(kinds, page.query_selector_all(COPYABLE), strict=True):
+        for kind, block in zip(kinds, page.query_selector_all(CODE_BLOCKS), strict=True):
             where = f"{url}: block {len(copied) + 1} ({kind})"
-            for _ in range(2):  # again if the layout moved under the mouse (a script changed the page)
+            if not page.evaluate(OPEN, block):  # the page's script hides it
+                assert kind == "exercise", f"{where} is not shown"
+                copied.append((kind, None))
+                continue
+            mounted = page.evaluate(MOUNT, [block, COPY_BUTTON])
+            assert mounted != "never", f"{where} is shown and has no copy button"
+            position = None
+            for _ in range(2 if mounted == "mounted" else 0):  # again if the layout moved under the mouse
                 position = page.evaluate(SHOW, [block, COPY_BUTTON])
                 if position is None:
                     break
@@ -263,7 +289,7 @@ def copy_every_block(browser, url):
                 text = page.evaluate("navigator.clipboard.readText()")
                 if text:
                     break
-            if position is None:
+            if position is None:  # the page's script hid it meanwhile
                 assert kind == "exercise", f"{where} is not shown"
                 copied.append((kind, None))
                 continue

@@ -141,3 +141,28 @@ def test_a_formula_far_down_the_page_is_math_to_a_screen_reader(browser, origin)
         assert html_part == "true"
     finally:
         context.close()
+
+
+def test_material_mounts_a_code_block_only_when_it_comes_into_view(browser, origin):
+    """Material gives each code block its copy button, and measures whether it scrolls, when
+    the block comes into view (its content.lazy feature), not all at load: on chapter 4 that
+    was 48 forced layouts of the whole page (7,900 elements) in one task, the largest part of
+    its total blocking time. At rest after the load, the last shown block, far below the window, has
+    no button yet; scrolled to, it gets one, as every block does (tests/run/test_copy.py
+    clicks them all)."""
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        page.goto(f"{origin}/04-engine/", wait_until="load")
+        page.wait_for_function(BOUND)
+        page.wait_for_timeout(500)  # past Material's first frames
+        last = page.locator("article div.highlight >> visible=true").last
+        assert last.evaluate("e => e.getBoundingClientRect().top") > 5 * PHONE["viewport"]["height"]
+        copy = "button.md-code__button[data-md-type=copy]"
+        assert last.locator(copy).count() == 0
+        mounted = page.locator(f"article div.highlight:has({copy})").count()
+        assert mounted < page.locator("article div.highlight").count() / 4, mounted
+        last.scroll_into_view_if_needed()
+        last.locator(copy).wait_for(state="attached", timeout=10_000)
+    finally:
+        context.close()
