@@ -21,16 +21,20 @@ from tests.helpers import BOUND, BROWSER_ARGS, foreign, mkdocs_build, recorded, 
 # The order in which pytest-xdist hands out modules (pyproject.toml: --no-loadscope-reorder).
 # The longest first, by their worker seconds in a full run (junit), and the short ones fill in
 # around them, so both workers finish together (by test count, xdist's own order, the browser
-# modules came last and one worker ran alone for a minute). The notebooks-anywhere test goes
-# first: it makes its Jupyter environment (pip's installs, most of its 55 s) while the other
-# worker builds the site for the browser tests (test_browser, second). Then the browser modules
-# that take 30 to 90 s, then those that need no site (the engine, chapter 10's examples, the
-# prose numbers). tests/tools/test_docs_paths.py fails if a name here is not a file.
-LONGEST = ["tests/notebooks/test_notebooks_anywhere.py", "tests/site/test_browser.py",
+# modules came last and one worker ran alone for a minute). A worker is handed the next module
+# when it has two tests or fewer left. test_browser goes first, so one worker builds the site at
+# once (20 s); the other meanwhile runs modules that need no site (the linters, the reader's
+# engine in CPython, the quizzes' builds: 15 s), then the notebooks-anywhere test. That test
+# went first before: uv made its Jupyter environment in 2 s, then it waited for the build (its
+# junit time 62 s; 53 s behind the linters alone). Then the browser modules that take 30 to 90 s,
+# then those that need no site (the engine, chapter 10's examples, the prose numbers).
+# tests/tools/test_docs_paths.py fails if a name here is not a file.
+LONGEST = ["tests/site/test_browser.py", "tests/tools/test_lint.py", "tests/your_engine/test_your_engine.py",
+           "tests/widgets/test_quizzes.py", "tests/notebooks/test_notebooks_anywhere.py",
            "tests/your_engine/test_your_engine_browser.py", "tests/figures/test_phone_figures.py",
-           "tests/exercises/test_exercises_browser.py", "tests/python/test_box_python.py", "tests/run/test_copy.py",
-           "tests/python/test_box_runs.py", "tests/run/test_run_browser.py", "tests/widgets/test_widgets.py",
-           "tests/python/test_box_browser.py", "tests/engine/test_engine.py", "docs/10-under-the-hood.md",
+           "tests/run/test_copy.py", "tests/exercises/test_exercises_browser.py", "tests/python/test_box_python.py",
+           "tests/run/test_run_browser.py", "tests/python/test_box_browser.py", "tests/python/test_box_runs.py",
+           "tests/widgets/test_widgets.py", "tests/engine/test_engine.py", "docs/10-under-the-hood.md",
            "tests/pages/test_prose_numbers.py", "tests/notebooks/test_notebook.py",
            "tests/engine/test_engine_numerics.py"]
 
