@@ -30,11 +30,14 @@ const drawnWidth = (svg) => parseFloat(svg.getAttribute("width")) * (svg.getAttr
 // (scripts/pages/figures.py): draw_dot's own (left to right), or, where its text would read
 // under READABLE_PX scaled into the column (a phone), the same graph top to bottom
 // (mine.dot_narrow, the same ids) if its text reads larger there.
+// limitMs: viz.js's time limit, or the .bv-run element's data-layout-limit-ms (the browser
+// tests' shorter one, as run-blocks.js reads its data-timeout-ms).
 async function layOut(mine, width, signal) {
-  const wide = parse(await drawSVG(mine.dot, { signal }));
+  const limitMs = Number(document.querySelector(".bv-run")?.getAttribute("data-layout-limit-ms")) || undefined;
+  const wide = parse(await drawSVG(mine.dot, { signal, limitMs }));
   const shown = (svg) => textPx(svg, Math.min(drawnWidth(svg), width));
   if (!mine.dot_narrow || shown(wide) >= READABLE_PX) return wide;
-  const narrow = parse(await drawSVG(mine.dot_narrow, { signal }));
+  const narrow = parse(await drawSVG(mine.dot_narrow, { signal, limitMs }));
   return shown(narrow) > shown(wide) + 0.5 ? narrow : wide;
 }
 
