@@ -6,7 +6,8 @@ the prepared .ipynb into the page without executing anything. A notebook whose
 run is not cached starts, in a process of its own, when the build starts
 (on_pre_build), so it runs beside the Markdown pages' runs; on_files waits for
 it. The page's download is the notebook without outputs, with a first cell
-that installs what it needs (scripts/notebooks/notebook_download.py).
+that installs what it needs (scripts/notebooks/notebook_download.py). The page keeps only the
+rules of mkdocs-jupyter's stylesheet it uses (scripts/pages/notebook_css.py).
 """
 
 import subprocess
@@ -23,6 +24,7 @@ from scripts.build.site_build import SiteBuild
 from scripts.notebooks import wheel
 from scripts.notebooks.notebook_download import download_notebook, for_download
 from scripts.notebooks.training_notebook import notebook_chapters, site_notebook_path
+from scripts.pages import notebook_css
 
 
 def on_pre_build(config):
@@ -45,6 +47,16 @@ def on_files(files, config):
                                 wheel.url(config["site_url"]))
         files.append(File.generated(config, f"{stem}/{stem}.ipynb", content=download))
     return files
+
+
+@event_priority(-100)  # last: after the math hook has put KaTeX's HTML into the page
+def on_post_page(output, page, config):
+    if not page.file.src_uri.endswith(".ipynb"):  # a notebook chapter's page (mkdocs-jupyter)
+        return output
+    try:
+        return notebook_css.purge(output)
+    except notebook_css.NotebookCssError as error:
+        raise PluginError(f"docs/{page.file.src_uri}: {error}") from None
 
 
 def _prepared(build, source):
