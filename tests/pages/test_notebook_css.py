@@ -62,15 +62,15 @@ def test_the_notebook_page_carries_a_fortieth_of_the_stylesheet(site):
 # a rule reads shows in that rule's property); kept in the page (window.bvStyles) and compared
 # there with the last one kept.
 STYLES = """() => {
+  // every standard property (the same list for every element), its values joined in one string
+  const names = Array.from(getComputedStyle(document.body)).filter((name) => !name.startsWith("--"));
   const styles = [];
   for (const e of document.querySelectorAll(".jupyter-wrapper, .jupyter-wrapper *")) {
     for (const pseudo of [null, "::before", "::after"]) {
-      const style = getComputedStyle(e, pseudo), values = {};
+      const style = getComputedStyle(e, pseudo);
       if (pseudo && ["none", "normal"].includes(style.content)) continue;
-      for (let i = 0; i < style.length; i++) {
-        if (!style[i].startsWith("--")) values[style[i]] = style.getPropertyValue(style[i]);
-      }
-      styles.push({where: `${e.tagName.toLowerCase()}.${e.getAttribute("class") || ""}${pseudo || ""}`, values});
+      styles.push({where: `${e.tagName.toLowerCase()}.${e.getAttribute("class") || ""}${pseudo || ""}`,
+                   values: names.map((name) => style.getPropertyValue(name)).join("\u0001")});
     }
   }
   const before = window.bvStyles;
@@ -78,10 +78,11 @@ STYLES = """() => {
   if (!before) return {count: styles.length, differ: []};
   const differ = [];
   styles.forEach(({where, values}, n) => {
-    const was = before[n].values;
-    const props = [...new Set([...Object.keys(values), ...Object.keys(was)])].filter((p) => values[p] !== was[p]);
-    const shown = props.slice(0, 5).map((p) => `${p} ${was[p]} -> ${values[p]}`);
-    if (props.length) differ.push(`${where}: ${shown.join(", ")}`);
+    if (values === before[n].values) return;
+    const now = values.split("\u0001"), was = before[n].values.split("\u0001");
+    const shown = names.filter((_, k) => now[k] !== was[k]).slice(0, 5)
+      .map((name) => `${name} ${was[names.indexOf(name)]} -> ${now[names.indexOf(name)]}`);
+    differ.push(`${where}: ${shown.join(", ")}`);
   });
   return {count: styles.length, differ};
 }"""
@@ -124,6 +125,8 @@ def test_every_element_of_the_notebook_looks_as_with_the_whole_stylesheet(browse
         # enough: one formula was 5 px narrower then.)
         tab.evaluate(STYLES)
         tab.evaluate("document.fonts.ready.then(() => new Promise(requestAnimationFrame)).then(() => true)")
+        # and the colours' transitions to the scheme set above over (Material's code: 0.25 s)
+        tab.evaluate("Promise.all(document.getAnimations().map((a) => a.finished)).then(() => true)")
         purged = tab.evaluate(STYLES)
         assert purged["count"] > 1000, purged["count"]  # the notebook is there: cells, outputs, plots
         assert tab.evaluate(WHOLE, whole_sheets) is None
