@@ -166,3 +166,24 @@ def test_material_mounts_a_code_block_only_when_it_comes_into_view(browser, orig
         last.locator(copy).wait_for(state="attached", timeout=10_000)
     finally:
         context.close()
+
+
+def test_a_code_block_in_a_fold_is_mounted_when_the_reader_opens_it(browser, origin):
+    """A closed fold's content is laid out but hidden (Chromium), so Material mounts none of
+    its code blocks at load; a reader who opens the fold (chapter 1's first answer) finds its
+    block with a copy button."""
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        page.goto(f"{origin}/01-computational-graphs/", wait_until="load")
+        page.wait_for_function(BOUND)
+        fold = page.locator("article details:has(div.highlight)").first
+        block = fold.locator("div.highlight").first
+        copy = "button.md-code__button[data-md-type=copy]"
+        fold.scroll_into_view_if_needed()
+        page.wait_for_timeout(500)  # Material's observer has seen the closed fold
+        assert block.locator(copy).count() == 0
+        fold.locator("summary").click()
+        block.locator(copy).wait_for(state="visible", timeout=10_000)
+    finally:
+        context.close()
