@@ -241,18 +241,20 @@ BOUND = "document.documentElement.dataset.bvBound === location.pathname"
 # Material mounts a code block (its copy button and scroll cue's box) when the block comes into
 # view (mkdocs.yml: content.lazy). This scrolls to each shown block of the page in turn (not
 # those in a closed fold: a reader opens it first, and then it is mounted), waits until it is
-# mounted, goes back to the top, and returns how many never were (0 expected).
+# mounted, goes back to the top, and returns how many of those still shown never were (0
+# expected).
 MOUNT_CODE_BLOCKS = """async () => {
   const frame = () => new Promise(requestAnimationFrame);
   // shown: not in a closed fold (Chromium lays out its content, hidden: content-visibility)
   const blocks = [...document.querySelectorAll("article div.highlight")].filter((b) => b.checkVisibility());
   for (const block of blocks) {
     block.scrollIntoView({block: "center", behavior: "instant"});
-    for (let n = 0; n < 120 && !block.querySelector(".md-code__button"); n++) await frame();
+    // until mounted, or hidden meanwhile (exercise.js puts an editor in place of starter code)
+    for (let n = 0; n < 120 && block.checkVisibility() && !block.querySelector(".md-code__button"); n++) await frame();
   }
   scrollTo(0, 0);
   await frame();
-  return blocks.filter((b) => !b.querySelector(".md-code__button")).length;
+  return blocks.filter((b) => b.checkVisibility() && !b.querySelector(".md-code__button")).length;
 }"""
 
 
