@@ -238,24 +238,37 @@ def stepper_view(widget):
 # True once widgets.js has bound every widget of the page shown (it marks the page so).
 BOUND = "document.documentElement.dataset.bvBound === location.pathname"
 
+# Material's copy button (9.7+: one per code block, added when Material mounts the block).
+COPY_BUTTON = "button.md-code__button[data-md-type=copy]"
+
 # Material mounts a code block (its copy button and scroll cue's box) when the block comes into
-# view (mkdocs.yml: content.lazy). This scrolls to each shown block of the page in turn (not
-# those in a closed fold: a reader opens it first, and then it is mounted), waits until it is
-# mounted, goes back to the top, and returns how many of those still shown never were (0
-# expected).
-MOUNT_CODE_BLOCKS = """async () => {
-  const frame = () => new Promise(requestAnimationFrame);
-  // shown: not in a closed fold (Chromium lays out its content, hidden: content-visibility)
+# view (mkdocs.yml: content.lazy). MOUNT_BLOCK scrolls one shown block to the middle of the
+# window and answers "mounted" once it has its copy button, "hidden" if the page's script
+# hides it meanwhile (exercise.js puts an exercise's editor in place of its starter code when
+# the exercise comes near), or "never" after about 3 s (120 frames) with neither.
+MOUNT_BLOCK = f"""async (block) => {{
+  block.scrollIntoView({{block: "center", behavior: "instant"}});
+  for (let n = 0; n < 120; n++) {{
+    if (!block.checkVisibility()) return "hidden";
+    if (block.querySelector("{COPY_BUTTON}")) return "mounted";
+    await new Promise(requestAnimationFrame);
+  }}
+  return "never";
+}}"""
+
+# MOUNT_BLOCK on each shown block of the page in turn (not those in a closed fold: Chromium
+# lays their content out hidden, and a reader opens the fold first, which mounts them), then
+# back to the top; returns how many never were mounted (0 expected).
+MOUNT_CODE_BLOCKS = f"""async () => {{
+  const mount = {MOUNT_BLOCK};
   const blocks = [...document.querySelectorAll("article div.highlight")].filter((b) => b.checkVisibility());
-  for (const block of blocks) {
-    block.scrollIntoView({block: "center", behavior: "instant"});
-    // until mounted, or hidden meanwhile (exercise.js puts an editor in place of starter code)
-    for (let n = 0; n < 120 && block.checkVisibility() && !block.querySelector(".md-code__button"); n++) await frame();
-  }
+  const never = [];
+  for (const block of blocks) if (await mount(block) === "never") never.push(block);
   scrollTo(0, 0);
-  await frame();
-  return blocks.filter((b) => b.checkVisibility() && !b.querySelector(".md-code__button")).length;
-}"""
+  await new Promise(requestAnimationFrame);
+  return never.length;
+}}"""
+
 
 
 def follow(page, selector, path):

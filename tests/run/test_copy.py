@@ -20,11 +20,11 @@ from sybil import Document
 from scripts import ROOT
 from scripts.pages import blocks, copy_code
 from scripts.pages.copy_code import doctest_code
+from tests.helpers import COPY_BUTTON, MOUNT_BLOCK
 
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.glob("*.md"))
 WITH_CODE = [p for p in PAGES if "```" in p.read_text(encoding="utf-8")]  # not docs/your-engine.md: no code
-COPY_BUTTON = "button.md-code__button[data-md-type=copy]"  # Material 9.7+: one per code block
 
 # --- doctest_code: the text a doctest block copies ------------------------------------------
 
@@ -226,19 +226,6 @@ OPEN = """(block) => {
   }
   return block.getClientRects().length > 0;
 }"""
-# MOUNT scrolls a shown block to the middle of the window, where Material mounts it, and
-# answers "mounted" once it has its copy button, "hidden" if the page's script hides it
-# meanwhile (exercise.js puts an exercise's editor in place of its starter code when the
-# exercise comes near), or "never" after about 3 s (120 frames) with neither.
-MOUNT = """async ([block, selector]) => {
-  block.scrollIntoView({block: "center", behavior: "instant"});
-  for (let n = 0; n < 120; n++) {
-    if (!block.checkVisibility()) return "hidden";
-    if (block.querySelector(selector)) return "mounted";
-    await new Promise(requestAnimationFrame);
-  }
-  return "never";
-}"""
 SHOW = """([block, selector]) => {
   const button = block.querySelector(selector);
   if (!button.getClientRects().length) return null;  // the page's script hides the block
@@ -278,7 +265,7 @@ def copy_every_block(browser, url):
                 assert kind == "exercise", f"{where} is not shown"
                 copied.append((kind, None))
                 continue
-            mounted = page.evaluate(MOUNT, [block, COPY_BUTTON])
+            mounted = page.evaluate(MOUNT_BLOCK, block)
             assert mounted != "never", f"{where} is shown and has no copy button"
             position = None
             for _ in range(2 if mounted == "mounted" else 0):  # again if the layout moved under the mouse

@@ -13,12 +13,13 @@ place, and the page has been still for a moment. The boxes our scripts put under
 used to push the whole page down: 0.19 on every chapter (scripts/overrides/partials/content.html
 keeps their place now)."""
 
+import contextlib
 import json
 import unicodedata
 
 import pytest
 
-from tests.helpers import BOUND, page_urls
+from tests.helpers import BOUND, COPY_BUTTON, page_urls
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
          "has_touch": True}
@@ -61,18 +62,27 @@ AT_REST = """async () => {
 }"""
 
 
-def shifts_of_load(browser, url, device):
-    """{"missing": [selectors of boxes that never came], "shifts": [{value, at, moved}]} for
-    one load of url in a fresh context of `device` (PHONE or DESKTOP)."""
+@contextlib.contextmanager
+def loaded(browser, url, device, init_script=None):
+    """The page of url, loaded in a fresh context of `device` (PHONE or DESKTOP) until its
+    widgets are bound; the context is closed on leaving. init_script runs before the page's."""
     context = browser.new_context(**device)
     try:
         page = context.new_page()
-        page.add_init_script(RECORD)
+        if init_script:
+            page.add_init_script(init_script)
         page.goto(url, wait_until="load")
         page.wait_for_function(BOUND)
-        return page.evaluate(AT_REST)
+        yield page
     finally:
         context.close()
+
+
+def shifts_of_load(browser, url, device):
+    """{"missing": [selectors of boxes that never came], "shifts": [{value, at, moved}]} for
+    one load of url in a fresh context of `device` (PHONE or DESKTOP)."""
+    with loaded(browser, url, device, RECORD) as page:
+        return page.evaluate(AT_REST)
 
 
 def test_no_page_moves_while_it_loads_on_a_phone(browser, origin, site):
@@ -113,16 +123,12 @@ def test_a_formula_far_down_the_page_is_math_to_a_screen_reader(browser, origin)
     tree as math (KaTeX's MathML) with its symbols as text; KaTeX's HTML beside it is hidden
     from it. (With content-visibility: auto on its paragraph, a way to skip its layout until
     it is near the screen, Chromium 156 leaves the paragraph empty in that tree.)"""
-    context = browser.new_context(**DESKTOP)
-    try:
-        page = context.new_page()
-        page.goto(f"{origin}/09-tensors/", wait_until="load")
-        page.wait_for_function(BOUND)
+    with loaded(browser, f"{origin}/09-tensors/", DESKTOP) as page:
         formula = page.locator("article :is(p, li) > .arithmatex").last
         assert formula.evaluate("e => e.getBoundingClientRect().top") > 5 * DESKTOP["viewport"]["height"]
         symbols = formula.evaluate("""e => { const math = e.querySelector('math').cloneNode(true);
             math.querySelector('annotation')?.remove(); return math.textContent.replace(/\\s+/g, ''); }""")
-        cdp = context.new_cdp_session(page)
+        cdp = page.context.new_cdp_session(page)
         formula.evaluate("e => { e.querySelector('math').dataset.probe = 'math'; }")
         node = cdp.send("DOM.querySelector", {"nodeId": cdp.send("DOM.getDocument")["root"]["nodeId"],
                                               "selector": "[data-probe=math]"})
@@ -139,8 +145,6 @@ def test_a_formula_far_down_the_page_is_math_to_a_screen_reader(browser, origin)
         assert unicodedata.normalize("NFKC", text(ax)).replace(" ", "") == symbols, (text(ax), symbols)
         html_part = formula.evaluate("e => e.querySelector('.katex-html').getAttribute('aria-hidden')")
         assert html_part == "true"
-    finally:
-        context.close()
 
 
 def test_material_mounts_a_code_block_only_when_it_comes_into_view(browser, origin):
@@ -150,40 +154,26 @@ def test_material_mounts_a_code_block_only_when_it_comes_into_view(browser, orig
     its total blocking time. At rest after the load, the last shown block, far below the window, has
     no button yet; scrolled to, it gets one, as every block does (tests/run/test_copy.py
     clicks them all)."""
-    context = browser.new_context(**PHONE)
-    try:
-        page = context.new_page()
-        page.goto(f"{origin}/04-engine/", wait_until="load")
-        page.wait_for_function(BOUND)
+    with loaded(browser, f"{origin}/04-engine/", PHONE) as page:
         page.wait_for_timeout(500)  # past Material's first frames
         last = page.locator("article div.highlight >> visible=true").last
         assert last.evaluate("e => e.getBoundingClientRect().top") > 5 * PHONE["viewport"]["height"]
-        copy = "button.md-code__button[data-md-type=copy]"
-        assert last.locator(copy).count() == 0
-        mounted = page.locator(f"article div.highlight:has({copy})").count()
+        assert last.locator(COPY_BUTTON).count() == 0
+        mounted = page.locator(f"article div.highlight:has({COPY_BUTTON})").count()
         assert mounted < page.locator("article div.highlight").count() / 4, mounted
         last.scroll_into_view_if_needed()
-        last.locator(copy).wait_for(state="attached", timeout=10_000)
-    finally:
-        context.close()
+        last.locator(COPY_BUTTON).wait_for(state="attached", timeout=10_000)
 
 
 def test_a_code_block_in_a_fold_is_mounted_when_the_reader_opens_it(browser, origin):
     """A closed fold's content is laid out but hidden (Chromium), so Material mounts none of
     its code blocks at load; a reader who opens the fold (chapter 1's first answer) finds its
     block with a copy button."""
-    context = browser.new_context(**PHONE)
-    try:
-        page = context.new_page()
-        page.goto(f"{origin}/01-computational-graphs/", wait_until="load")
-        page.wait_for_function(BOUND)
+    with loaded(browser, f"{origin}/01-computational-graphs/", PHONE) as page:
         fold = page.locator("article details:has(div.highlight)").first
         block = fold.locator("div.highlight").first
-        copy = "button.md-code__button[data-md-type=copy]"
         fold.scroll_into_view_if_needed()
         page.wait_for_timeout(500)  # Material's observer has seen the closed fold
-        assert block.locator(copy).count() == 0
+        assert block.locator(COPY_BUTTON).count() == 0
         fold.locator("summary").click()
-        block.locator(copy).wait_for(state="visible", timeout=10_000)
-    finally:
-        context.close()
+        block.locator(COPY_BUTTON).wait_for(state="visible", timeout=10_000)
