@@ -11,7 +11,12 @@ without recent input, as CLS counts them), from the start of the load until ever
 is bound (tests/helpers.py: BOUND), the engine switch and the chapter's progress are in
 place, and the page has been still for a moment. The boxes our scripts put under a title
 used to push the whole page down: 0.19 on every chapter (scripts/overrides/partials/content.html
-keeps their place now)."""
+keeps their place now).
+
+Our own scripts (docs/javascripts/) force no style recalculation or layout while a page loads:
+in Chromium's trace of the load, no UpdateLayoutTree or Layout event has one of them at the
+top of its stack. The steppers' graphs measured their notes' text (getBBox) to draw step 0,
+which has none: a layout of the whole page, there and then, on chapters 1, 3 and 4."""
 
 import contextlib
 import json
@@ -63,14 +68,12 @@ AT_REST = """async () => {
 
 
 @contextlib.contextmanager
-def loaded(browser, url, device, init_script=None):
+def loaded(browser, url, device):
     """The page of url, loaded in a fresh context of `device` (PHONE or DESKTOP) until its
-    widgets are bound; the context is closed on leaving. init_script runs before the page's."""
+    widgets are bound; the context is closed on leaving."""
     context = browser.new_context(**device)
     try:
         page = context.new_page()
-        if init_script:
-            page.add_init_script(init_script)
         page.goto(url, wait_until="load")
         page.wait_for_function(BOUND)
         yield page
@@ -78,17 +81,58 @@ def loaded(browser, url, device, init_script=None):
         context.close()
 
 
-def shifts_of_load(browser, url, device):
-    """{"missing": [selectors of boxes that never came], "shifts": [{value, at, moved}]} for
-    one load of url in a fresh context of `device` (PHONE or DESKTOP)."""
-    with loaded(browser, url, device, RECORD) as page:
-        return page.evaluate(AT_REST)
+# Chromium's trace of a load; the .stack category gives each forced style or layout the script
+# stack that asked for it.
+TRACE = ["devtools.timeline", "disabled-by-default-devtools.timeline.stack"]
 
 
-def test_no_page_moves_while_it_loads_on_a_phone(browser, origin, site):
+def forced_by_our_scripts(trace):
+    """[(event, file under javascripts/, function, line)] of the style recalculations and
+    layouts that the site's own scripts forced, in a Chromium trace (JSON bytes). Material's
+    bundle and the packages the site serves are under assets/, not ours."""
+    forced = []
+    for event in json.loads(trace)["traceEvents"]:
+        if event.get("name") not in ("UpdateLayoutTree", "Layout"):
+            continue
+        data = event.get("args", {}).get("beginData") or event.get("args", {}).get("data") or {}
+        top = (data.get("stackTrace") or [{}])[0]
+        url = top.get("url", "")
+        if "/javascripts/" in url and "/assets/" not in url:
+            forced.append((event["name"], url.split("/javascripts/", 1)[1], top.get("functionName"),
+                           top.get("lineNumber")))
+    return forced
+
+
+def record_load(browser, url, device):
+    """{"missing": [selectors of boxes that never came], "shifts": [{value, at, moved}],
+    "forced": forced_by_our_scripts(...)} for one load of url, until it is at rest, in a fresh
+    context of `device` (PHONE or DESKTOP)."""
+    context = browser.new_context(**device)
+    try:
+        page = context.new_page()
+        page.add_init_script(RECORD)
+        browser.start_tracing(page=page, categories=TRACE)
+        try:
+            page.goto(url, wait_until="load")
+            page.wait_for_function(BOUND)
+            found = page.evaluate(AT_REST)
+        finally:
+            trace = browser.stop_tracing()
+        return {**found, "forced": forced_by_our_scripts(trace)}
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def phone_loads(browser, origin, site):
+    """{page url: record_load(...)} of every page, on a phone: each page loaded once for the
+    tests that read how it loads."""
+    return {url: record_load(browser, origin + url, PHONE) for _, url in page_urls(site)}
+
+
+def test_no_page_moves_while_it_loads_on_a_phone(phone_loads):
     moved = {}
-    for _, url in page_urls(site):
-        found = shifts_of_load(browser, origin + url, PHONE)
+    for url, found in phone_loads.items():
         assert not found["missing"], f"{url}: {found['missing']} never came"
         total = sum(shift["value"] for shift in found["shifts"])
         if total >= LIMIT:
@@ -96,9 +140,14 @@ def test_no_page_moves_while_it_loads_on_a_phone(browser, origin, site):
     assert not moved, f"layout shifts of {LIMIT} or more while loading: {moved}"
 
 
+def test_our_scripts_force_no_layout_while_a_page_loads_on_a_phone(phone_loads):
+    forced = {url: found["forced"] for url, found in phone_loads.items() if found["forced"]}
+    assert len(phone_loads) > 10 and not forced, forced
+
+
 @pytest.mark.parametrize("path", ["04-engine", "07-check-break-fix", "10-under-the-hood"])
 def test_a_chapter_does_not_move_while_it_loads_on_a_desktop(browser, origin, path):
-    found = shifts_of_load(browser, f"{origin}/{path}/", DESKTOP)
+    found = record_load(browser, f"{origin}/{path}/", DESKTOP)
     assert not found["missing"], found["missing"]
     total = sum(shift["value"] for shift in found["shifts"])
     assert total < LIMIT, (round(total, 3), found["shifts"])

@@ -115,6 +115,9 @@ export function bindGraph(container, svgText, prefix, nodes, edges, onEdge) {
     // only its place is computed here
     annotate(notes) {
       svg.querySelectorAll(".bv-note").forEach((note) => note.remove());
+      // No note, nothing to measure: step 0, which every stepper draws as its page loads,
+      // reads no layout (getBBox would make the browser lay out the whole page there and then)
+      if (!Object.keys(notes).length) return;
       const bounds = drawing.getBBox();
       const placed = [];
       const overlaps = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
