@@ -1,5 +1,5 @@
 """On a phone, in one hand (issue 27, items 2 and 3), in Debian's Chromium on the built site
-at 390 × 844, touch, 2×: every control of chapters 1–5 and 7 is at least 44 × 44 px
+at 390 × 844, touch, 2×: every control of every page is at least 44 × 44 px
 (docs/stylesheets/touch.css), Material's own included; a graph's edge offers at least
 24 × 24; "Back to top" covers nothing; and every kind of control shows a focus ring you can
 see, in light and dark.
@@ -11,10 +11,14 @@ figure)."""
 
 import pytest
 
+from tests.helpers import page_urls
+
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
          "has_touch": True}
-CHAPTERS = ["01-computational-graphs", "02-chain-rule", "03-backprop-by-hand", "04-engine",
-            "05-neurons-layers-networks", "07-check-break-fix"]
+# Every page of the site ("" is the home page); a test checks the list against the built site.
+PAGES = ["", "01-computational-graphs", "02-chain-rule", "03-backprop-by-hand", "04-engine",
+         "05-neurons-layers-networks", "06-training", "07-check-break-fix", "08-pytorch", "09-tensors",
+         "10-under-the-hood", "playground", "your-engine"]
 TOO_SMALL = r"""() => {
   const found = [];
   const controls = 'button, input:not([type=hidden]), select, textarea, summary, [role=button], a[href]';
@@ -54,9 +58,13 @@ def phone(browser):
     context.close()
 
 
-@pytest.mark.parametrize("name", CHAPTERS)
+def test_the_pages_measured_are_every_page_of_the_site(site):
+    assert sorted(f"/{name}/" if name else "/" for name in PAGES) == sorted(url for _, url in page_urls(site))
+
+
+@pytest.mark.parametrize("name", PAGES, ids=lambda name: name or "home")
 def test_every_control_is_at_least_44px_on_a_touch_screen(phone, origin, name):
-    phone.goto(f"{origin}/{name}/", wait_until="load")
+    phone.goto(f"{origin}/{name}/" if name else f"{origin}/", wait_until="load")
     phone.wait_for_load_state("networkidle")
     assert phone.evaluate("matchMedia('(pointer: coarse)').matches")
     small = phone.evaluate(TOO_SMALL)
@@ -132,3 +140,46 @@ def test_every_kind_of_control_shows_a_focus_ring(browser, origin, scheme):
             weak[kind] = found
     context.close()
     assert weak == {}, weak
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_notebooks_copy_buttons_cover_no_code_and_stand_out(browser, origin, scheme):
+    """Chapter 6's copy buttons (mkdocs-jupyter's) sat over the end of their cell's first line
+    on a phone, and in the dark scheme their icon was #555 on dark grey (1.9:1). Each shown
+    button now leaves its cell's code text alone, and its icon stands 3:1 or more against the
+    cell's background (WCAG 1.4.11)."""
+    context = browser.new_context(**PHONE, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(f"{origin}/06-training/", wait_until="load")
+    found = page.evaluate("""() => {
+      const rgb = (text) => text.match(/[\\d.]+/g).map(Number);
+      const lum = ([r, g, b]) => [r, g, b].map(v => { v /= 255; return v <= 0.03928 ? v / 12.92
+          : ((v + 0.055) / 1.055) ** 2.4; }).reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+      const background = (el) => {  // the first opaque background at or above el
+        for (; el; el = el.parentElement) {
+          const c = rgb(getComputedStyle(el).backgroundColor);
+          if (c.length === 3 || c[3] === 1) return c.slice(0, 3);
+        }
+        return [255, 255, 255];
+      };
+      const over = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      const buttons = [...document.querySelectorAll('.jupyter-wrapper clipboard-copy')]
+        .filter(b => b.getClientRects().length);
+      return { count: buttons.length, problems: buttons.flatMap((button, i) => {
+        const box = button.getBoundingClientRect();
+        const code = button.closest('.zeroclipboard-container').parentElement.querySelector('pre');
+        const text = document.createRange();
+        text.selectNodeContents(code);
+        const lines = [...text.getClientRects()].filter(r => r.width && over(r, box));
+        const back = background(button);
+        const icon = rgb(getComputedStyle(button.querySelector('svg')).color);
+        const a = icon.length === 4 ? icon[3] : 1;  // a translucent icon, over its background
+        const drawn = icon.slice(0, 3).map((v, k) => v * a + back[k] * (1 - a));
+        const [hi, lo] = [lum(drawn), lum(back)].sort((x, y) => y - x);
+        const contrast = (hi + 0.05) / (lo + 0.05);
+        return [...(lines.length ? [`button ${i}: over its code's text`] : []),
+                ...(contrast < 3 ? [`button ${i}: icon ${contrast.toFixed(2)}:1`] : [])];
+      }) };
+    }""")
+    context.close()
+    assert found["count"] > 5 and found["problems"] == [], found
