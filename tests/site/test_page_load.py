@@ -229,15 +229,15 @@ def test_a_code_block_in_a_fold_is_mounted_when_the_reader_opens_it(browser, ori
         block.locator(COPY_BUTTON).wait_for(state="visible", timeout=10_000)
 
 
-KATEX_PRELOADS = ["assets/katex/fonts/KaTeX_Main-Regular.woff2", "assets/katex/fonts/KaTeX_Math-Italic.woff2"]
+KATEX_PRELOADS = ["assets/katex/fonts/KaTeX_Main-Regular.woff2"]
 FONT_PRELOAD = r'<link rel="preload" href="([^"]+)" as="font" type="font/woff2" crossorigin>'
 
 
-def test_a_page_with_math_asks_for_katexs_two_main_fonts_at_once(site):
+def test_a_page_with_math_asks_for_katexs_main_font_at_once(site):
     """scripts/overrides/main.html: KaTeX's CSS asks for a font only once a formula is laid
     out, and its glyphs are wider than the fallback's: on chapter 9, text laid out before the
-    fonts came moved when they did (Lighthouse: CLS 0.054 of a 0.05 budget). Every page with
-    a formula preloads the two fonts; no other page does."""
+    font came moved when it did (Lighthouse: CLS 0.054 of a 0.05 budget; 0.001 with it
+    preloaded). Every page with a formula preloads KaTeX_Main; no other page does."""
     with_math = 0
     for path, _ in page_urls(site):
         html = (site / path / "index.html").read_text(encoding="utf-8")
@@ -251,11 +251,11 @@ def test_a_page_with_math_asks_for_katexs_two_main_fonts_at_once(site):
     assert with_math >= 9 and all((site / font).is_file() for font in KATEX_PRELOADS)
 
 
-def test_the_preloaded_fonts_are_the_ones_the_first_formulas_use(browser, origin):
-    """On chapter 9 at rest, the fonts the page has loaded include both preloaded ones (a
+def test_the_preloaded_font_is_one_the_page_uses(browser, origin):
+    """On chapter 9 at rest, the fonts the page has loaded include the preloaded one (a
     preload nothing uses is a wasted request, and Chromium warns of it)."""
     with loaded(browser, f"{origin}/09-tensors/", PHONE) as page:
         page.evaluate("document.fonts.ready")
         faces = page.evaluate("""() => [...document.fonts].filter(f => f.status === 'loaded')
             .map(f => `${f.family.replace(/["']/g, '')} ${f.style}`)""")
-    assert "KaTeX_Main normal" in faces and "KaTeX_Math italic" in faces, faces
+    assert "KaTeX_Main normal" in faces, faces
