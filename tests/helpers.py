@@ -238,6 +238,23 @@ def stepper_view(widget):
 # True once widgets.js has bound every widget of the page shown (it marks the page so).
 BOUND = "document.documentElement.dataset.bvBound === location.pathname"
 
+
+@contextlib.contextmanager
+def loaded(browser, url, context_options, init_script=None):
+    """The page of url, loaded in a fresh browser context made with `context_options`
+    (Playwright's new_context keywords: viewport, color_scheme...) until its widgets are bound
+    (BOUND); `init_script` runs before the page's own. The context is closed on leaving."""
+    context = browser.new_context(**context_options)
+    try:
+        page = context.new_page()
+        if init_script:
+            page.add_init_script(init_script)
+        page.goto(url, wait_until="load")
+        page.wait_for_function(BOUND)
+        yield page
+    finally:
+        context.close()
+
 # Material's copy button (9.7+: one per code block, added when Material mounts the block).
 COPY_BUTTON = "button.md-code__button[data-md-type=copy]"
 

@@ -10,7 +10,7 @@ import pytest
 from scripts import ROOT
 from scripts.notebooks.training_notebook import site_notebook_path
 from scripts.pages import notebook_css
-from tests.helpers import BOUND
+from tests.helpers import loaded
 
 NOTEBOOK = "06-training"
 STYLE = re.compile(r'<style type="text/css">(.*?)</style>', re.DOTALL)
@@ -114,11 +114,7 @@ def whole_sheets(site):
                                               "has_touch": True}, "slate")])
 def test_every_element_of_the_notebook_looks_as_with_the_whole_stylesheet(browser, origin, whole_sheets,
                                                                            device, scheme):
-    context = browser.new_context(**device)
-    try:
-        tab = context.new_page()
-        tab.goto(f"{origin}/{NOTEBOOK}/", wait_until="load")
-        tab.wait_for_function(BOUND)
+    with loaded(browser, f"{origin}/{NOTEBOOK}/", device) as tab:
         tab.evaluate("(scheme) => document.body.setAttribute('data-md-color-scheme', scheme)", scheme)
         # Once read, a formula asks for the KaTeX fonts it needs; once they are in, its width is
         # final (the page at rest, as a reader sees it). (A layout alone, offsetHeight, was not
@@ -133,5 +129,3 @@ def test_every_element_of_the_notebook_looks_as_with_the_whole_stylesheet(browse
         whole = tab.evaluate(STYLES)  # the whole sheets' styles (before -> after: purged -> whole)
         assert whole["count"] == purged["count"]
         assert not whole["differ"], f"{len(whole['differ'])} styled otherwise: {whole['differ'][:5]}"
-    finally:
-        context.close()

@@ -18,14 +18,13 @@ in Chromium's trace of the load, no UpdateLayoutTree or Layout event has one of 
 top of its stack. The steppers' graphs measured their notes' text (getBBox) to draw step 0,
 which has none: a layout of the whole page, there and then, on chapters 1, 3 and 4."""
 
-import contextlib
 import json
 import re
 import unicodedata
 
 import pytest
 
-from tests.helpers import BOUND, COPY_BUTTON, page_urls
+from tests.helpers import BOUND, COPY_BUTTON, loaded, page_urls
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
          "has_touch": True}
@@ -66,20 +65,6 @@ AT_REST = """async () => {
   }
   return {missing: wanted.filter((s) => !document.querySelector(s)), shifts: window.bvShifts};
 }"""
-
-
-@contextlib.contextmanager
-def loaded(browser, url, device):
-    """The page of url, loaded in a fresh context of `device` (PHONE or DESKTOP) until its
-    widgets are bound; the context is closed on leaving."""
-    context = browser.new_context(**device)
-    try:
-        page = context.new_page()
-        page.goto(url, wait_until="load")
-        page.wait_for_function(BOUND)
-        yield page
-    finally:
-        context.close()
 
 
 # Chromium's trace of a load; the .stack category gives each forced style or layout the script

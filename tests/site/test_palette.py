@@ -11,11 +11,9 @@ component set the body's colours again as it started, and its instant navigation
 stylesheets' links: each made Chromium style the whole page again (tests/site/test_page_load.py
 counts the load's forced layouts; scripts/tools/bench_lighthouse.py prints the figures)."""
 
-import contextlib
-
 import pytest
 
-from tests.helpers import BOUND
+from tests.helpers import BOUND, loaded
 
 # Every change, while the page loads, to the body's colour attributes and to a URL in the
 # head, with whether the page's content had been parsed when it happened.
@@ -34,25 +32,16 @@ new MutationObserver((records) => {
 """
 
 
-@contextlib.contextmanager
-def opened(browser, url, scheme="light", **options):
-    """A page of url in a fresh context whose system asks for `scheme`, widgets bound."""
-    context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 800}, **options)
-    try:
-        page = context.new_page()
-        page.add_init_script(WATCH)
-        page.goto(url, wait_until="load")
-        page.wait_for_function(BOUND)
-        yield page
-    finally:
-        context.close()
+def opened(browser, url, scheme="light"):
+    """A page of url in a fresh context whose system asks for `scheme`, widgets bound, its
+    changes watched (WATCH)."""
+    return loaded(browser, url, {"color_scheme": scheme, "viewport": {"width": 1280, "height": 800}}, WATCH)
 
 
 def state(page):
     """The page's scheme, the switch shown (its title), the checked option and the browser's colours."""
     return page.evaluate("""() => ({
         scheme: document.body.dataset.mdColorScheme,
-        media: document.body.dataset.mdColorMedia,
         shown: [...document.querySelectorAll('form[data-bv-palette] label')].filter(l => !l.hidden).map(l => l.title),
         checked: document.querySelector('form[data-bv-palette] input:checked')?.id,
         colorScheme: document.querySelector('meta[name=color-scheme]')?.content,
