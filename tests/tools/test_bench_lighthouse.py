@@ -1,0 +1,42 @@
+"""The Lighthouse benchmark's server (scripts/tools/bench_lighthouse.py) serves as a static host
+does: gzip when asked, and one connection for many files. Its figures depend on both: over a
+connection closed after each file, Lighthouse's simulation charged every stylesheet and script a
+new connection's round trips."""
+
+import functools
+import gzip
+import http.client
+import http.server
+import threading
+
+import pytest
+
+from scripts.tools.bench_lighthouse import GzipHandler
+
+
+@pytest.fixture
+def host(tmp_path):
+    (tmp_path / "index.html").write_text("<p>home</p>" * 100)
+    (tmp_path / "style.css").write_text("p { color: red }\n" * 100)
+    (tmp_path / "a.png").write_bytes(b"\x89PNG" + bytes(100))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(GzipHandler, directory=tmp_path))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield server.server_address[1], tmp_path
+    server.shutdown()
+    server.server_close()
+
+
+def test_one_connection_serves_every_file_compressed_where_asked(host):
+    port, root = host
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    for path, name, compressed in (("/", "index.html", True), ("/style.css", "style.css", True),
+                                   ("/a.png", "a.png", False)):
+        connection.request("GET", path, headers={"Accept-Encoding": "gzip"})
+        response = connection.getresponse()
+        body = response.read()
+        assert response.status == 200, path
+        assert response.version == 11, f"{path}: answered in HTTP/1.0, which closes the connection"
+        assert not response.will_close, f"{path}: the server closed the connection after one file"
+        assert (gzip.decompress(body) if compressed else body) == (root / name).read_bytes()
+        assert (response.getheader("Content-Encoding") == "gzip") == compressed, path
+    connection.close()
