@@ -6,10 +6,12 @@ the prepared .ipynb into the page without executing anything. A notebook whose
 run is not cached starts, in a process of its own, when the build starts
 (on_pre_build), so it runs beside the Markdown pages' runs; on_files waits for
 it. The page's download is the notebook without outputs, with a first cell
-that installs what it needs (scripts/notebooks/notebook_download.py). The page keeps only the
+that installs what it needs (scripts/notebooks/notebook_download.py). The page's plots are
+files beside it, not data inside it (scripts/pages/notebook_plots.py), and it keeps only the
 rules of mkdocs-jupyter's stylesheet it uses (scripts/pages/notebook_css.py).
 """
 
+import posixpath
 import subprocess
 import sys
 from urllib.parse import urljoin
@@ -24,7 +26,7 @@ from scripts.build.site_build import SiteBuild
 from scripts.notebooks import wheel
 from scripts.notebooks.notebook_download import download_notebook, for_download
 from scripts.notebooks.training_notebook import notebook_chapters, site_notebook_path
-from scripts.pages import notebook_css
+from scripts.pages import notebook_css, notebook_plots
 
 
 def on_pre_build(config):
@@ -47,6 +49,19 @@ def on_files(files, config):
                                 wheel.url(config["site_url"]))
         files.append(File.generated(config, f"{stem}/{stem}.ipynb", content=download))
     return files
+
+
+def on_page_content(html, page, config, files):
+    if not page.file.src_uri.endswith(".ipynb"):  # a notebook chapter's page (mkdocs-jupyter)
+        return html
+    try:
+        html, plots = notebook_plots.extract(html)
+    except notebook_plots.NotebookPlotError as error:
+        raise PluginError(f"docs/{page.file.src_uri}: {error}") from None
+    folder = posixpath.dirname(page.file.dest_uri)  # the page's folder: its src names are relative
+    for name, png in plots:
+        files.append(File.generated(config, posixpath.join(folder, name), content=png))
+    return html
 
 
 @event_priority(-100)  # last: after the math hook has put KaTeX's HTML into the page
