@@ -16,7 +16,8 @@ keeps their place now).
 Our own scripts (docs/javascripts/) force no style recalculation or layout while a page loads:
 in Chromium's trace of the load, no UpdateLayoutTree or Layout event has one of them at the
 top of its stack. The steppers' graphs measured their notes' text (getBBox) to draw step 0,
-which has none: a layout of the whole page, there and then, on chapters 1, 3 and 4."""
+which has none: a layout of the whole page, there and then, on chapters 1, 3 and 4. Nor does a
+stylesheet come once the page is parsed."""
 
 import json
 import re
@@ -34,6 +35,13 @@ LIMIT = 0.05  # Lighthouse's "good" CLS is 0.1; issue 27 asks for 0.05
 # Records every layout shift from the first byte on, with what moved (for the message).
 RECORD = """
 window.bvShifts = [];
+window.bvLateSheets = [];  // stylesheets added once the page is parsed: each restyles all of it
+new MutationObserver((records) => {
+  if (document.readyState === 'loading') return;
+  for (const r of records) for (const node of r.addedNodes) {
+    if (node.matches?.('link[rel=stylesheet]')) window.bvLateSheets.push(node.getAttribute('href'));
+  }
+}).observe(document, {childList: true, subtree: true});
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
     if (entry.hadRecentInput) continue;
@@ -63,7 +71,8 @@ AT_REST = """async () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     await frame(); await frame();
   }
-  return {missing: wanted.filter((s) => !document.querySelector(s)), shifts: window.bvShifts};
+  return {missing: wanted.filter((s) => !document.querySelector(s)), shifts: window.bvShifts,
+          lateSheets: window.bvLateSheets};
 }"""
 
 
@@ -124,6 +133,14 @@ def test_no_page_moves_while_it_loads_on_a_phone(phone_loads):
         if total >= LIMIT:
             moved[url] = (round(total, 3), found["shifts"])
     assert not moved, f"layout shifts of {LIMIT} or more while loading: {moved}"
+
+
+def test_every_stylesheet_a_page_needs_is_in_its_head_from_the_start(phone_loads):
+    """A stylesheet added once a page is parsed makes the browser style the whole page again:
+    run-blocks.js and exercise.js added theirs as they bound (scripts/overrides/main.html puts
+    them in the head of the pages that have Run bars, exercises or the playground)."""
+    late = {url: found["lateSheets"] for url, found in phone_loads.items() if found["lateSheets"]}
+    assert len(phone_loads) > 10 and not late, late
 
 
 def test_our_scripts_force_no_layout_while_a_page_loads_on_a_phone(phone_loads):
