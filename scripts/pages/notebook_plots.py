@@ -19,7 +19,7 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 class NotebookPlotError(ValueError):
-    """A plot whose data is not a PNG."""
+    """A plot without PNG data."""
 
 
 def extract(html):
