@@ -16,32 +16,20 @@ const form = /** @type {HTMLFormElement | null} */ (document.querySelector("form
 const header = document.querySelector("header");
 const NAMES = ["media", "scheme", "primary", "accent"];
 
-/** The <meta name=...> of the head, made if the page has none. */
-function meta(name) {
-  let tag = /** @type {HTMLMetaElement | null} */ (document.head.querySelector(`meta[name="${name}"]`));
-  if (!tag) {
-    tag = document.createElement("meta");
-    tag.name = name;
-    document.head.append(tag);
-  }
-  return tag;
-}
+/** Sets the browser's colours from the header's style (the header's inline script defines it). */
+const setBrowserColours = /** @type {() => void} */ (/** @type {any} */ (globalThis).__bv_browser_colours);
 
 /**
  * The browser's own parts in the page's new scheme: its scroll bar and form controls
  * (color-scheme) and a phone's address bar (theme-color, the header's colour), as the page's
- * inline script set them at load. Read in a ResizeObserver callback, which the browser runs
- * once it has styled and laid out the frame, so the read forces no work; written after.
- * `then` runs last.
+ * inline script set them at load, with its function. Run in a ResizeObserver callback, which
+ * the browser calls once it has styled and laid out the frame, so reading the header's style
+ * forces no work. `then` runs last.
  */
 function browserColours(then = () => {}) {
   const observer = new ResizeObserver(() => {
     observer.disconnect();
-    const style = getComputedStyle(header);
-    const scheme = style.colorScheme;
-    const rgb = style.backgroundColor.match(/\d+/g)?.slice(0, 3) ?? [];
-    meta("color-scheme").content = scheme;
-    if (rgb.length === 3) meta("theme-color").content = `#${rgb.map((c) => Number(c).toString(16).padStart(2, "0")).join("")}`;
+    setBrowserColours();
     then();
   });
   observer.observe(header);
