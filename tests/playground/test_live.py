@@ -336,7 +336,7 @@ def test_an_edited_draw_dot_block_is_drawn_again_in_place_with_the_builds_ids(pg
     drawn = page.evaluate(f"""() => {{
         const b = {RUN}.blocks[2];
         const svg = b.output.querySelector('.bv-run-figure svg');
-        const built = b.output.nextElementSibling;
+        const built = b.output.parentElement.nextElementSibling;
         return {{ ids: [...svg.querySelectorAll('g.node, g.edge')].map(g => g.dataset.id).sort(),
                   texts: [...svg.querySelectorAll('text')].map(t => t.textContent),
                   src: new URL(built.querySelector('img.graph').src).pathname,
@@ -361,7 +361,8 @@ def test_an_edited_draw_dot_block_is_drawn_again_in_place_with_the_builds_ids(pg
     page.evaluate(f"() => {RUN}.blocks[2].run.click()")
     page.wait_for_function(f"() => !{RUN}.blocks[2].running && {RUN}.blocks[2].output.innerText.includes("
                            "'drawn when the site was built')", timeout=60_000)
-    assert page.evaluate(f"() => getComputedStyle({RUN}.blocks[2].output.nextElementSibling).display") != "none"
+    built = f"{RUN}.blocks[2].output.parentElement.nextElementSibling"  # after the block's Run box
+    assert page.evaluate(f"() => getComputedStyle({built}).display") != "none"
     page.unroute("**/stylesheets/live-figure.css", late)
 
 
@@ -383,7 +384,8 @@ def test_a_matplotlib_block_says_why_in_one_line_and_keeps_the_builds_figure(pg)
     assert text == ("Not run in your browser: Python in your browser has no matplotlib, so this block runs only "
                     "on your own machine (pytest, or the page's notebook). The figure below was drawn when the "
                     "site was built, from the page's code.")
-    assert page.evaluate(f"n => !!{RUN}.blocks[n - 1].output.nextElementSibling.querySelector('img.graph')", n)
+    assert page.evaluate(f"n => !!{RUN}.blocks[n - 1].output.parentElement.nextElementSibling"
+                         ".querySelector('img.graph')", n)
 
 
 # --- The whole visit ---------------------------------------------------------------------

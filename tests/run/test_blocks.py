@@ -418,6 +418,23 @@ def test_a_chapter_names_its_export_and_the_lines_of_its_visible_blocks(site):
         assert "bv-run" not in html and "run-blocks.js" not in html
 
 
+def test_only_a_visible_block_gets_an_empty_box_after_it_for_its_run():
+    """run-blocks.js fills the box (its Run bar, editor, progress, output): added beside the
+    block, they changed the article's children, and Chromium styled the whole article again."""
+    visible = '<div id="block-2" class="language-python highlight"><pre><span></span><code>x = 1\n</code></pre></div>'
+    other = '<div class="language-python highlight"><pre><span></span><code>y = 2\n</code></pre></div>'
+    page = f"<p>a</p>\n{visible}\n<p>b</p>\n{other}\n"
+    assert blocks.run_slots(page) == f'<p>a</p>\n{visible}<div class="bv-run-slot"></div>\n<p>b</p>\n{other}\n'
+
+
+@pytest.mark.parametrize("page", RUNNABLE, ids=lambda p: p.name)
+def test_each_visible_block_of_a_built_chapter_has_its_box_right_after_it(site, page):
+    built = (site / page.stem / "index.html").read_text(encoding="utf-8")
+    shown = [b for b in exported(site, page)["blocks"] if not b["hidden"]]
+    assert built.count('<div class="bv-run-slot"></div>') == len(shown) > 0
+    assert built.count('</code></pre></div><div class="bv-run-slot"></div>') == len(shown)
+
+
 def test_a_chapter_without_its_export_fails_the_build_and_a_page_with_no_visible_block_gets_nothing():
     class Files:
         def __init__(self, content):

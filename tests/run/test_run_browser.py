@@ -152,7 +152,7 @@ def test_a_figure_block_keeps_the_builds_figure_and_says_it_shows_the_unedited_c
     assert "The figure below shows the unedited code, drawn when the site was built" in output
     figure = page.evaluate(f"""n => {{
         const output = {RUN}.blocks[n - 1].output;
-        return output.nextElementSibling?.querySelector('img')?.getAttribute('src');
+        return output.parentElement.nextElementSibling?.querySelector('img')?.getAttribute('src');
     }}""", block["n"])
     assert figure and figure.endswith(".svg"), "the build's figure follows the output"
     page.evaluate(f"n => {RUN}.blocks[n - 1].editor.setCode({RUN}.blocks[n - 1].source + '\\n')", block["n"])

@@ -42,6 +42,12 @@ new MutationObserver((records) => {
     if (node.matches?.('link[rel=stylesheet]')) window.bvLateSheets.push(node.getAttribute('href'));
   }
 }).observe(document, {childList: true, subtree: true});
+// the article's children as the parser left them (readyState turns "interactive" before any
+// deferred or module script runs), to compare with them at rest
+document.addEventListener('readystatechange', () => {
+  const article = document.querySelector('article.md-content__inner');
+  if (document.readyState === 'interactive' && article) window.bvParsedKids = [...article.children];
+});
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
     if (entry.hadRecentInput) continue;
@@ -71,8 +77,13 @@ AT_REST = """async () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     await frame(); await frame();
   }
+  const kids = [...(document.querySelector('article.md-content__inner')?.children ?? [])];
+  const parsed = window.bvParsedKids ?? [];
+  const name = (e) => `${e.tagName.toLowerCase()}${e.className ? '.' + e.className.split(' ').join('.') : ''}`;
   return {missing: wanted.filter((s) => !document.querySelector(s)), shifts: window.bvShifts,
-          lateSheets: window.bvLateSheets};
+          lateSheets: window.bvLateSheets, parsedKids: parsed.length,
+          articleChanges: [...kids.filter((e) => !parsed.includes(e)).map((e) => 'added ' + name(e)),
+                           ...parsed.filter((e) => !kids.includes(e)).map((e) => 'removed ' + name(e))]};
 }"""
 
 
@@ -100,8 +111,9 @@ def forced_by_our_scripts(trace):
 
 def record_load(browser, url, device):
     """{"missing": [selectors of boxes that never came], "shifts": [{value, at, moved}],
-    "forced": forced_by_our_scripts(...)} for one load of url, until it is at rest, in a fresh
-    context of `device` (PHONE or DESKTOP)."""
+    "forced": forced_by_our_scripts(...), "articleChanges": [children of the article added or
+    removed once it was parsed], "parsedKids": how many it had then} for one load of url,
+    until it is at rest, in a fresh context of `device` (PHONE or DESKTOP)."""
     context = browser.new_context(**device)
     try:
         page = context.new_page()
@@ -141,6 +153,18 @@ def test_every_stylesheet_a_page_needs_is_in_its_head_from_the_start(phone_loads
     them in the head of the pages that have Run bars, exercises or the playground)."""
     late = {url: found["lateSheets"] for url, found in phone_loads.items() if found["lateSheets"]}
     assert len(phone_loads) > 10 and not late, late
+
+
+def test_no_script_adds_or_removes_a_child_of_the_article_once_the_page_is_parsed(phone_loads):
+    """Chromium styles again every later sibling of an element added to or removed from a
+    parent whose children had `:nth-child()` rules tried on them, as the article's have
+    (Material's stylesheet): on chapter 4, the whole article, twice. Material's wrapping of
+    each table did it (scripts/pages/tables.py gives each table a box of its own), and so did
+    each Run bar and output put beside its block (scripts/pages/blocks.py: run_slots gives them
+    an empty box to fill)."""
+    changed = {url: found["articleChanges"][:6] for url, found in phone_loads.items() if found["articleChanges"]}
+    assert all(found["parsedKids"] > 0 for found in phone_loads.values()), "each article was read as parsed"
+    assert len(phone_loads) > 10 and not changed, changed
 
 
 def test_our_scripts_force_no_layout_while_a_page_loads_on_a_phone(phone_loads):

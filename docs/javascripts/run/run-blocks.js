@@ -51,6 +51,12 @@ export function init(marker) {
       `${lines.length} (at page lines ${lines.join(", ")}); no block gets Run, rather than the wrong one.`);
     return;
   }
+  const unboxed = rendered.filter((code) => !code.nextElementSibling?.classList.contains("bv-run-slot"));
+  if (unboxed.length) {
+    console.error(`Run: ${unboxed.length} of this page's Python blocks have no .bv-run-slot after them ` +
+      "(scripts/pages/blocks.py: run_slots); no block gets Run.");
+    return;
+  }
   loadStylesheet(new URL("../../stylesheets/run-blocks.css", here).href);
   const page = { marker, lines, text: null, python: null, loading: null, blocks: [],
     store: `bv-run-edits:${location.pathname}` }; // sessionStorage: {n: {source, code}}
@@ -98,7 +104,9 @@ function setUpBlock(page, code, i) {
   const number = element("span", { class: "bv-run-number", text: `Block ${n}` });
   const bar = element("div", { class: "bv-run-bar", id: `bv-block-${n}` }, number, run, edit, reset);
   const host = element("div", { class: "bv-run-editor" });
-  code.after(host, bar, progress, output);
+  // Into the build's empty box after the block (scripts/pages/blocks.py: run_slots): added beside
+  // the block, as children of the article, they made Chromium style the whole article again.
+  code.nextElementSibling.append(host, bar, progress, output);
 
   const state = { page, n, code, host, bar, run, edit, reset, progress, output, line: page.lines[i],
     index: null, source: null, skip: null, figure: false, editor: null, editing: null, running: false };

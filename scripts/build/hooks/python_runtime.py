@@ -11,6 +11,8 @@
   the page's blocks.json, exported when the page ran, and the page lines of its
   visible blocks (run-blocks.js binds one Run button to each rendered Python
   block, in order, and checks the count), and brings run-blocks.js.
+  Each visible block is followed by an empty box that run-blocks.js fills with its Run
+  bar, editor and output (blocks.run_slots).
 - The chapters' checks (quizzes, exercises) as progress.json (scripts/build/progress.py), for
   the reader's progress (progress.js); made once every page's run is known, from the runs the
   pages hook put on the page (the same Future: scripts/build/site_build.py).
@@ -56,6 +58,12 @@ def on_page_markdown(markdown, page, config, files):
     except LookupError as error:
         raise PluginError(str(error)) from None
     return markdown.rstrip("\n") + "\n\n" + runtime + run
+
+
+def on_page_content(html, page, config, files):
+    if not blocks.runnable(page.file.src_uri):
+        return html
+    return blocks.run_slots(html)  # the boxes run-blocks.js fills: it adds nothing beside a block
 
 
 def on_env(env, config, files):
