@@ -181,8 +181,8 @@ def run_slots(content):
     """`content` (str, a chapter's HTML) with an empty `<div class="bv-run-slot">` after each
     visible Python block: run-blocks.js puts the block's editor, Run bar, progress and output in
     it. Added beside the block instead, as children of the article, they made Chromium style the
-    whole article again once the page had loaded (the article's children have `:nth-child()`
-    rules tried on them): 24 to 28 ms of one task on chapter 4, unthrottled, on every chapter
+    article's later children again once the page had loaded (as for a table: scripts/pages/
+    tables.py): 24 to 28 ms of one task on chapter 4, unthrottled, and the same on every chapter
     with Run (issue 27, item 6). Filled, the box restyles only itself. Returns a str."""
     return _RUN_BLOCK.sub(lambda m: m[0] + RUN_SLOT, content)
 

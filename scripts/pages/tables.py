@@ -2,12 +2,13 @@
 
 Material wraps every `table:not([class])` of a page in its scroll box when the page loads
 (its bundle: remove the table, put `div.md-typeset__scrollwrap > div.md-typeset__table > table`
-in its place). A table written in Markdown is a child of the page's `<article>`, and Chromium
-styles again every sibling after an element added to or removed from a parent whose children
-`:nth-child()` rules were tried on (Material's stylesheet has many). On chapter 4, whose first
-table is near the top, that was the whole article, 4,400 elements, styled a second time in the
-DOMContentLoaded task (96 ms of a 166 ms task, unthrottled; issue 27, item 6). In a box of its
-own, the table has no sibling: Material's wrap changes that box and nothing around it.
+in its place). A table written in Markdown is a child of the page's `<article>`. When a
+child is added to or removed from a parent, Chromium styles its later siblings again, as
+positional rules (`:nth-child()`, `~`; Material's stylesheet has many) may match them
+differently now. On chapter 4, whose first table is near the top, that was 4,401 elements
+styled a second time in the DOMContentLoaded task (96 ms of a 166 ms task, unthrottled, in
+Chromium's trace; issue 27, item 6). In a box of its own, the table has no sibling: Material's
+wrap changes that box and nothing around it.
 
 The box is a plain `<div class="bv-table">`, with no margin, padding or border of its own:
 Material's scroll box inside it keeps its margins, which collapse through the box as they did

@@ -156,12 +156,11 @@ def test_every_stylesheet_a_page_needs_is_in_its_head_from_the_start(phone_loads
 
 
 def test_no_script_adds_or_removes_a_child_of_the_article_once_the_page_is_parsed(phone_loads):
-    """Chromium styles again every later sibling of an element added to or removed from a
-    parent whose children had `:nth-child()` rules tried on them, as the article's have
-    (Material's stylesheet): on chapter 4, the whole article, twice. Material's wrapping of
-    each table did it (scripts/pages/tables.py gives each table a box of its own), and so did
-    each Run bar and output put beside its block (scripts/pages/blocks.py: run_slots gives them
-    an empty box to fill)."""
+    """When a child is added to or removed from a parent, Chromium styles its later siblings
+    again (positional rules such as `:nth-child()` may match them differently): on chapter 4,
+    most of the article, twice. Material's wrapping of each table did it (scripts/pages/tables.py
+    gives each table a box of its own), and so did each Run bar and output put beside its block
+    (scripts/pages/blocks.py: run_slots gives them an empty box to fill)."""
     changed = {url: found["articleChanges"][:6] for url, found in phone_loads.items() if found["articleChanges"]}
     assert all(found["parsedKids"] > 0 for found in phone_loads.values()), "each article was read as parsed"
     assert len(phone_loads) > 10 and not changed, changed
