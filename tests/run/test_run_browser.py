@@ -58,6 +58,34 @@ def test_a_chapter_binds_run_to_each_python_block_and_loads_nothing_heavy(chromi
     assert console == []
 
 
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_run_bar_sits_as_far_below_its_block_in_a_tab_as_anywhere(chromium, origin, width):
+    """Chapter 8 shows its micrograd and PyTorch blocks in tabs, where Material gives the first
+    block no margin: the Run bar's pull upwards laid it over the code's last 9.6 px."""
+    page = chromium.new_page(viewport={"width": width, "height": 844})
+    page.goto(f"{origin}/08-pytorch/", wait_until="load")
+    gaps = page.evaluate("""() => {
+        const gap = (bar) => bar.getBoundingClientRect().top
+            - bar.closest('.bv-run-slot').previousElementSibling.getBoundingClientRect().bottom;
+        const out = {plain: [], tab: []};
+        for (const set of document.querySelectorAll('.tabbed-set')) {
+            for (const label of set.querySelectorAll('.tabbed-labels > label')) {
+                label.click();  // each tab shown in turn: a hidden one has no box to measure
+                for (const bar of set.querySelectorAll('.bv-run-bar')) {
+                    if (bar.getClientRects().length) out.tab.push(Math.round(gap(bar) * 10) / 10);
+                }
+            }
+        }
+        for (const bar of document.querySelectorAll('.bv-run-bar')) {
+            if (!bar.closest('.tabbed-set')) out.plain.push(Math.round(gap(bar) * 10) / 10);
+        }
+        return out;
+    }""")
+    page.close()
+    assert gaps["plain"] and min(gaps["plain"]) > 0, gaps  # 6.4 px; 5.1 in a fold's smaller text
+    assert len(gaps["tab"]) >= 8 and set(gaps["tab"]) <= set(gaps["plain"]), gaps
+
+
 def test_run_on_a_block_in_the_middle_runs_the_blocks_before_it_and_shows_the_pages_output(chapter, site):
     page = chapter.page
     block = middle_doctest(page, site)
