@@ -55,6 +55,7 @@ from sybil.parsers.abstract.clear import AbstractClearNamespaceParser
 from scripts.pages.directives import relative
 from scripts.pages.examples import python_blocks
 from scripts.pages.figures import FigureParser
+from scripts.pages.number_sources import ANCHOR_PREFIX
 
 # The pages that get Run on every Python block, by file name: the chapters whose code runs in
 # the reader's Python (the standard library and micrograd). Their blocks that need what the
@@ -173,7 +174,8 @@ def run_markup(src_uri, page_url, files):
 
 # A visible Python block as pymdownx.highlight writes it, with the id number_sources.anchor gave
 # its fence: `<div id="block-3" class="language-python highlight" ...><pre>...</pre></div>`.
-_RUN_BLOCK = re.compile(r'<div id="block-\d+" class="[^"]*\bhighlight\b[^"]*"[^>]*><pre\b.*?</pre></div>', re.DOTALL)
+_RUN_BLOCK = re.compile(rf'<div id="{re.escape(ANCHOR_PREFIX)}\d+" class="[^"]*\bhighlight\b[^"]*"[^>]*>'
+                        r'<pre\b.*?</pre></div>', re.DOTALL)
 RUN_SLOT = '<div class="bv-run-slot"></div>'
 
 

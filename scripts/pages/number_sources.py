@@ -176,9 +176,12 @@ def describe(shown):
             "href": f"#{anchor(shown.block)}"}
 
 
+ANCHOR_PREFIX = "block-"  # a visible block's id is this and its number (scripts/pages/blocks.py finds them by it)
+
+
 def anchor(block):
     """The id of the page's visible block number `block` (1 for the first)."""
-    return f"block-{block}"
+    return f"{ANCHOR_PREFIX}{block}"
 
 
 def link_numbers(markdown, found, where):
