@@ -211,6 +211,47 @@ def test_a_graph_from_the_readers_python_is_drawn_with_nothing_active(box, elsew
     assert foreign(box.requests, box.origin) == []
 
 
+# A value Graphviz copies into its SVG unescaped (fontname), closed early by a quote: each of
+# these attributes took an image from another host when only url() and escapes were refused.
+SMUGGLED = '''\
+import graphviz
+url = "{url}"
+g = graphviz.Digraph()
+for name in ["mask", "filter", "clip-path", "cursor", "marker-start", "mask-image", "data-x"]:
+    g.node(name, "hello " + name, fontname='Times" ' + name + '="image-set(&apos;' + url + '/' + name + '&apos; 1x)')
+g
+'''
+# Every attribute Graphviz writes (viz.js: ATTRIBUTES), as DOMPurify names them; graph.js and
+# live-figure.js add their own after it.
+DRAWN = {"baseline-shift", "class", "cx", "cy", "d", "fill", "fill-opacity", "font-family", "font-size",
+         "font-style", "font-weight", "fx", "fy", "gradientunits", "gradienttransform", "height", "id",
+         "offset", "points", "r", "rx", "ry", "stop-color", "stop-opacity", "stroke", "stroke-dasharray",
+         "stroke-opacity", "stroke-width", "text-anchor", "text-decoration", "transform", "version",
+         "viewbox", "width", "x", "x1", "x2", "y", "y1", "y2"}
+
+
+def test_an_attribute_smuggled_in_through_a_value_graphviz_copies_is_dropped_and_loads_nothing(box, elsewhere):
+    """A hostile reader's audit: fontname='Times" mask="image-set(…)"' added a mask to a node's
+    text, which loaded an image from another host (image-set() takes a plain string, not url())."""
+    n = box.block
+    result = run_code(box, SMUGGLED.format(url=elsewhere.url))
+    assert result["kind"] == "result", result
+    box.wait_for_function(FIGURE, arg=n, timeout=60_000)
+    drawn = box.evaluate(f"""n => {{
+        const svg = ({FIGURE})(n);
+        return {{ names: [...new Set([svg, ...svg.querySelectorAll('*')].flatMap(e => [...e.attributes]
+                    .map(a => a.name.toLowerCase())))],
+                  texts: [...svg.querySelectorAll('text')].map(t => t.textContent) }};
+    }}""", n)
+    assert "hello mask" in drawn["texts"] and "hello data-x" in drawn["texts"], drawn["texts"]  # still drawn
+    # the page's own, after cleaning, and the namespace XMLSerializer writes on the <svg>
+    added = {"role", "aria-label", "tabindex", "data-id", "xmlns"}
+    assert set(drawn["names"]) - added <= DRAWN, set(drawn["names"]) - added - DRAWN
+    time.sleep(0.5)  # an image the browser would load has been asked for
+    assert elsewhere.seen == []
+    assert foreign(box.requests, box.origin) == []
+
+
 # --- What it costs, and the documented Content-Security-Policy (MAINTAINERS.md) ------------
 
 def test_the_sanitizer_and_the_worker_load_with_the_first_drawing_only_and_are_small(box, site):

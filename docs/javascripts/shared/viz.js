@@ -32,6 +32,15 @@ const CLEAN = {
   RETURN_DOM_FRAGMENT: true,
 };
 const CLASSES = new Set(["graph", "node", "edge", "cluster"]); // Graphviz's own; the page's CSS reads them
+// The attributes Graphviz's SVG has (Graphviz 16, every shape, style, gradient and HTML label), and
+// only those, lower-cased as DOMPurify names them. A value Graphviz copies from the reader's graph
+// (fontname) is written unescaped: fontname='x" mask="image-set(…)' added a mask that loaded an
+// image from another host. An attribute Graphviz never writes is the reader's, and goes.
+const ATTRIBUTES = new Set(["baseline-shift", "class", "cx", "cy", "d", "fill", "fill-opacity", "font-family",
+  "font-size", "font-style", "font-weight", "fx", "fy", "gradientunits", "gradienttransform", "height", "id",
+  "offset", "points", "r", "rx", "ry", "stop-color", "stop-opacity", "stroke", "stroke-dasharray",
+  "stroke-opacity", "stroke-width", "text-anchor", "text-decoration", "transform", "version", "viewbox",
+  "width", "x", "x1", "x2", "y", "y1", "y2"]);
 const LOCAL_URL = /^url\(#[\w.:-]*\)$/; // a gradient of the drawing itself: fill="url(#l_0)"
 
 const address = (name) => {
@@ -55,7 +64,9 @@ function loadSanitizer() {
       }
     });
     purify.addHook("uponSanitizeAttribute", (node, data) => {
-      if (data.attrName === "class") {
+      if (!ATTRIBUTES.has(data.attrName)) {
+        data.keepAttr = false;
+      } else if (data.attrName === "class") {
         data.attrValue = data.attrValue.split(/\s+/).filter((name) => CLASSES.has(name)).join(" ");
         data.keepAttr = data.attrValue !== "";
       } else if (/\\|url\s*\(/i.test(data.attrValue) && !LOCAL_URL.test(data.attrValue.trim())) {
