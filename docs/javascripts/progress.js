@@ -33,6 +33,12 @@ document.addEventListener("bv-check", (/** @type {CustomEvent} */ { detail }) =>
   }
   const ids = (mine[detail.kind] ??= []);
   if (detail.passed && !ids.includes(String(detail.id))) ids.push(String(detail.id));
+  // A quiz counts while its kept answer is right: answered right, then wrong, the quiz shows
+  // "Not quite." (now and after a reload), so "answered right" would say what is no longer so.
+  // An exercise passed stays passed: a later failing Run of changed code does not undo the pass.
+  if (detail.kind === "quiz" && !detail.passed && ids.includes(String(detail.id))) {
+    ids.splice(ids.indexOf(String(detail.id)), 1);
+  }
   all[page] = mine;
   store(all);
   render();

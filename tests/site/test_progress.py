@@ -134,6 +134,32 @@ def test_a_check_that_did_not_pass_or_is_not_the_chapters_does_not_count(browser
     page.close()
 
 
+def test_a_quiz_answered_right_then_wrong_is_not_counted_as_answered_right(browser, origin, totals):
+    """A new reader's audit: after -10 (right) then 7 (wrong), the quiz said "Not quite." (also
+    after a reload) while the progress still counted it as answered right."""
+    page = progress_page(browser, origin, "01-computational-graphs/")
+    total = totals["01-computational-graphs/"]["quizzes"]
+    quiz = page.locator('.bv-quiz[data-quiz="number"]').first
+    key = quiz.get_attribute("data-shown")
+    box = quiz.get_by_label("Your answer")
+    box.fill(key)
+    box.press("Enter")
+    assert quiz.get_attribute("data-state") == "right"
+    assert on_page(page)[1] == 1
+    box.fill(key + "1")  # a wrong answer now: the quiz shows it, and the count follows
+    box.press("Enter")
+    assert quiz.get_attribute("data-state") == "wrong"
+    assert on_page(page)[:2] == [f"Your progress: 0 of {total} checks passed (0 of {total} quizzes answered right). "
+                                 "Kept in this browser only.", 0]
+    page.reload(wait_until="load")
+    page.wait_for_function("() => document.querySelector('.bv-progress-badge')")
+    assert quiz.get_attribute("data-state") == "wrong" and on_page(page)[1] == 0, "the same after a reload"
+    box.fill(key)
+    box.press("Enter")
+    assert on_page(page)[1] == 1, "right again, counted again"
+    page.close()
+
+
 VIEWS = [(1280, "light"), (1280, "dark"), (390, "light"), (390, "dark")]
 SCHEME = {"light": "default", "dark": "slate"}  # Material's palettes
 
