@@ -1,10 +1,15 @@
 // "Run on: micrograd | your engine", on every page (mkdocs.yml loads this module on each).
 //
-// The reader's engine is the code of their whole-engine exercise once they passed it
-// (exercise.js keeps the code in localStorage under "bv-exercise:whole_engine:<starter hash>";
-// progress.js records the pass in "bv-progress"), or a file they pasted or chose on the
-// "Your engine" page (docs/your-engine.md, kept here under SOURCE). Which one runs is kept in
-// localStorage (STORE), so the choice holds on every page, after a reload and in other tabs.
+// The reader's engine is the code with which they passed their whole-engine exercise (its
+// "bv-check" event carries the code that ran, kept here under PASSED; progress.js records the
+// pass in "bv-progress"), or a file they pasted or chose on the "Your engine" page
+// (docs/your-engine.md, kept here under SOURCE). Which one runs is kept in localStorage
+// (STORE), so the choice holds on every page, after a reload and in other tabs.
+//
+// The code that passed, not the exercise's code as it stands: exercise.js keeps every edit as it
+// is typed ("bv-exercise:whole_engine:<starter hash>"), and an edit is not checked, so taking it
+// made the switch say "your engine" while every Run fell back to micrograd (its check was for
+// the code before the edit). An edit becomes the engine when it passes the exercise again.
 //
 // When the reader switches to their engine, scripts/reader/calls.py's check_engine reads it (in the
 // page's one Python, python.js) and says whether it is a Value the book can run, in this
@@ -21,6 +26,7 @@ import { element, loadStylesheet, onEveryPage } from "./shared/dom.js";
 const here = import.meta.url;
 export const STORE = "bv-engine"; // localStorage: {use: "yours" | "micrograd", check: {hash, ok, shape, message}}
 export const SOURCE = "bv-engine-source"; // localStorage: {name, text}: a file the reader gave
+const PASSED = "bv-engine-passed"; // localStorage: {text}: the code that last passed the whole-engine exercise
 const EXERCISE = "bv-exercise:whole_engine:"; // exercise.js's key for the whole engine's code, + starter hash
 const CHAPTER = "04-engine/"; // where progress.js records the whole engine's pass
 const CHECK_TIMEOUT_MS = 20000;
@@ -49,20 +55,36 @@ export function hash(text) {
   return (h >>> 0).toString(16);
 }
 
-/** The code of the whole-engine exercise, if the reader passed it: {text, from: "exercise"} or null. */
+/**
+ * The code that passed the whole-engine exercise, if the reader passed it (and did not clear
+ * chapter 4's progress since): {text, from: "exercise", name} or null.
+ */
 export function exerciseEngine() {
   const passed = read("bv-progress")?.[CHAPTER]?.exercise ?? [];
   if (!passed.includes("whole_engine")) return null;
+  const text = read(PASSED)?.text ?? keptBefore();
+  return text ? { text, from: "exercise", name: "the code that passed your whole-engine exercise (chapter 4)" }
+    : null;
+}
+
+/**
+ * A pass recorded before the code that passed was kept (PASSED): the exercise's code as kept
+ * now, which is what the switch ran on then. It is kept as PASSED from now on, so a later edit
+ * does not change the engine either.
+ */
+function keptBefore() {
   const shown = /** @type {HTMLElement | null} */ (document.querySelector('.exercise[data-exercise="whole_engine"]'));
+  let text;
   try {
     const keys = Object.keys(localStorage).filter((k) => k.startsWith(EXERCISE)).sort();
     // This page's exercise, if it shows it; else the code kept under the last starter of it.
     const key = keys.find((k) => k === `${EXERCISE}${shown?.dataset.starterHash ?? ""}`) ?? keys[keys.length - 1];
-    const text = key ? localStorage.getItem(key) : null;
-    return text ? { text, from: "exercise", name: "your whole-engine exercise (chapter 4)" } : null;
+    text = key ? localStorage.getItem(key) : null;
   } catch {
     return null; // storage off, or not ours to read
   }
+  if (text) write(PASSED, { text });
+  return text;
 }
 
 /** The reader's engine: a file they gave, else their passed exercise; {text, from, name} or null. */
@@ -200,7 +222,24 @@ function makeSwitch() {
 let current = null; // the switch on the page shown
 document.addEventListener("bv-engine", () => current?.show());
 window.addEventListener("storage", (event) => {
-  if ([STORE, SOURCE, null].includes(event.key)) changed();
+  if ([STORE, SOURCE, PASSED, "bv-progress", null].includes(event.key)) changed();
+});
+
+// A pass of the whole-engine exercise (exercise.js's "bv-check", with the code that ran) makes
+// that code the reader's engine at once: nothing told the switch, which went on saying "You have
+// no engine yet" until it was toggled or the page reloaded. The code is kept now; the switch is
+// shown again, and the code checked if the switch is on it, in a microtask: after every listener
+// of this event, progress.js's (which records the pass that exerciseEngine() reads) included,
+// whatever order the modules loaded in.
+document.addEventListener("bv-check", (/** @type {CustomEvent} */ { detail }) => {
+  if (detail?.kind !== "exercise" || detail.id !== "whole_engine" || !detail.passed) return;
+  if (typeof detail.code !== "string" || !detail.code) return;
+  write(PASSED, { text: detail.code });
+  queueMicrotask(() => {
+    changed();
+    const mine = readerEngine();
+    if (chosen() && mine && !keptCheck(mine.text)) checkEngine(mine).then(changed);
+  });
 });
 
 onEveryPage(async () => {

@@ -280,22 +280,30 @@ def test_the_map_and_a_lit_node_read_well_at_1280_and_390_px_light_and_dark(assi
     assert problems == [], problems
 
 
-def test_a_passed_whole_engine_exercise_is_your_engine_and_code_without_a_value_is_refused(browser, origin):
+WHOLE = '.exercise[data-exercise="whole_engine"]'
+
+
+def pass_whole_engine(page):
+    """Put the solution in chapter 4's whole-engine exercise and press Run; once all its tests passed."""
     from scripts.reader import exercise_format
 
+    exercise = page.locator(WHOLE)
+    exercise.scroll_into_view_if_needed()
+    exercise.locator(".cm-editor").wait_for()
+    page.evaluate(f"code => document.querySelector('{WHOLE}').exerciseState.editor.setCode(code)",
+                  exercise_format.load("whole_engine").solution)
+    exercise.locator(".exercise-run").click()
+    page.wait_for_function(f"() => !document.querySelector('{WHOLE}').classList.contains('is-running')",
+                           timeout=120_000)
+    assert exercise.locator(".exercise-summary").text_content().startswith("All ")
+
+
+def test_a_passed_whole_engine_exercise_is_your_engine_and_code_without_a_value_is_refused(browser, origin):
     page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     page.goto(origin + "/04-engine/")
     page.get_by_role("radio", name="your engine", exact=True).check()
     assert "You have no engine yet" in switch(page)["status"], "an exercise not yet passed is no engine"
-    exercise = page.locator('.exercise[data-exercise="whole_engine"]')
-    exercise.scroll_into_view_if_needed()
-    exercise.locator(".cm-editor").wait_for()
-    page.evaluate("code => document.querySelector('.exercise[data-exercise=\"whole_engine\"]')"
-                  ".exerciseState.editor.setCode(code)", exercise_format.load("whole_engine").solution)
-    exercise.locator(".exercise-run").click()
-    page.wait_for_function("() => !document.querySelector('.exercise[data-exercise=\"whole_engine\"]')"
-                           ".classList.contains('is-running')", timeout=120_000)
-    assert exercise.locator(".exercise-summary").text_content().startswith("All ")
+    pass_whole_engine(page)
     page.goto(origin + "/02-chain-rule/")  # the pass is kept: the switch finds the exercise's code
     page.wait_for_function("() => /runs on your engine/.test("
                            "document.querySelector('.bv-engine__status').textContent)", timeout=120_000)
@@ -322,6 +330,55 @@ def test_a_passed_whole_engine_exercise_is_your_engine_and_code_without_a_value_
     assert re.fullmatch(r"Stopped in .+: Stopped\. Python was shut down; the next Run starts it again\. The map "
                         r"shows the chapters before it\.", status), status
     assert page.evaluate(f"() => {MAP}.timing") is None
+    page.context.close()
+
+
+def test_passing_the_whole_engine_exercise_with_the_switch_on_your_engine_updates_the_switch_at_once(
+        browser, origin):
+    """The switch on "your engine" with no engine yet says so; passing chapter 4's whole-engine
+    exercise then makes its code the engine, and the switch says so without a toggle or a reload
+    (before, it said "You have no engine yet" until one), and the next Run runs on it."""
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(origin + "/04-engine/")
+    page.get_by_role("radio", name="your engine", exact=True).check()
+    assert "You have no engine yet" in switch(page)["status"]
+    pass_whole_engine(page)
+    page.wait_for_function("() => /runs on your engine/.test("
+                           "document.querySelector('.bv-engine__status').textContent)", timeout=60_000)
+    assert switch(page)["yours"]
+    assert "the code that passed your whole-engine exercise (chapter 4)" in switch(page)["status"]
+    progress, _ = run_block(page, 1)
+    assert progress.endswith("Ran on your engine."), progress
+    page.context.close()
+
+
+def test_an_edit_after_passing_the_whole_engine_exercise_leaves_the_switch_and_every_run_on_the_code_that_passed(
+        browser, origin):
+    """The engine is the code that passed: an edit of the exercise's code after its pass (typed, and
+    kept by the page as typed) changes neither what the switch says nor what a Run runs on, before
+    and after a reload. Before, the switch went on saying "your engine" while the next Run said
+    "Ran on micrograd." (the edited code had no check, so micrograd ran)."""
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(origin + "/04-engine/")
+    pass_whole_engine(page)
+    page.get_by_role("radio", name="your engine", exact=True).check()
+    page.wait_for_function("() => /runs on your engine/.test("
+                           "document.querySelector('.bv-engine__status').textContent)", timeout=60_000)
+    passed = switch(page)["status"]
+    page.locator(WHOLE).locator(".cm-content").click()  # an edit, as a reader types it, not run
+    page.keyboard.press("ControlOrMeta+End")
+    page.keyboard.type("\nValue = None  # not yet\n")
+    page.wait_for_function("() => /not yet/.test(localStorage.getItem(Object.keys(localStorage).find("
+                           "k => k.startsWith('bv-exercise:whole_engine:'))))")  # the edit is kept
+    for when in ("after the edit", "after a reload"):
+        if when == "after a reload":
+            page.reload()
+            page.wait_for_function(f"() => {RUN}")
+        status = switch(page)["status"]
+        progress, _ = run_block(page, 1)
+        ran = "your engine" if "runs on your engine" in status else "micrograd"
+        assert progress.endswith(f"Ran on {ran}."), (when, status, progress)  # the switch says what ran
+        assert (status, ran) == (passed, "your engine"), when  # and that is the code that passed
     page.context.close()
 
 

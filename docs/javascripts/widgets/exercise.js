@@ -19,7 +19,9 @@
 // so a changed exercise starts afresh instead of showing code written for the old one.
 // Reset puts the starter back and offers Undo.
 //
-// Progress (progress.js): a Run whose every test passed dispatches a "bv-check" event.
+// Progress (progress.js): a Run whose every test passed dispatches a "bv-check" event, with
+// the code that ran (`code`): the whole-engine exercise's becomes the reader's engine
+// (engine-switch.js), the code that passed and not any edit made since.
 // The tests run in a Python where none of the reader's earlier code ran (python.js gives
 // each exercise's Run a worker of its own), so no chapter block or earlier Run can change
 // the verdict. The code of this Run runs in the same Python as its tests, so a pass is
@@ -166,7 +168,7 @@ async function runTests(state) {
       onProgress: (text) => { state.status.textContent = text; },
       signal: state.controller.signal,
     });
-    show(state, result);
+    show(state, result, code);
   } catch (error) {
     show(state, { kind: "error", message: String(error.message ?? error) });
   } finally {
@@ -180,7 +182,7 @@ async function runTests(state) {
   }
 }
 
-function show(state, result) {
+function show(state, result, code = null) {
   const { report, status } = state;
   report.replaceChildren();
   const restarted = result.restarted ? `${result.restarted} ` : ""; // python.js: why Python started again
@@ -203,7 +205,7 @@ function show(state, result) {
   const all = passed === results.length;
   if (all && results.length) {
     document.dispatchEvent(new CustomEvent("bv-check",
-      { detail: { kind: "exercise", id: state.name, passed: true } })); // the reader's claim: see the top
+      { detail: { kind: "exercise", id: state.name, passed: true, code } })); // the reader's claim: see the top
   }
   report.append(element("p", { class: `exercise-summary ${all ? "exercise-pass" : "exercise-fail"}`,
     text: all ? `All ${results.length} tests passed.` : `${passed} of ${results.length} tests passed.` }));
