@@ -13,6 +13,26 @@ A number's source is exact (scripts/pages/prose.py finds the numbers and says wh
 3. else the nearest figure above whose text holds it ("Figure 2", numbered in page order);
 4. else the nearest of these below the number (a figure drawn after the sentence that reads it).
 
+The value alone does not make a source: a 2.0 printed beside `a` is not "a = 2". What the prose
+reads a number as (reading()) narrows the values that can be its source (_labelled() says what
+each shown value is printed as):
+
+- `name = value` (`x₁ = 2` is x1, `∂L/∂a = 6` is a.grad; in a chain `f = e·c = −10`, the
+  first name): only a value shown as that name, with that sign: the expression that printed it
+  (`a, b, relative_error(a, b)` -> `(-0.0003, 0.0003, 2.0)`: only −0.0003 is a), the word right
+  before it in a printed line (`h = 0.001 ... centered 0.00000100`: 0.00000100 is "centered"),
+  the first word of a line with one number (`a leaf [] 2.0`), a graph node's label (Figure:
+  "a", "data 2.0000"), the other side of an assertion's comparison (`x == 12`);
+- a number in running text: a value a printed line names with a word is its source only if the
+  prose says that word before it on its line ("relative error below 10⁻⁶" is not "centered
+  0.00000100"); a value the code names by its expression is;
+- a constant of a formula (`1 - o^2`, `max(0, x)`, `x > 0`), the value of a notation no output
+  names (`tanh(n) = 0.7071`), and every number in a heading: no source.
+
+A number that the page computes but whose source is not certain by these rules stays plain text
+(Found.withheld): an unlinked number is honest, a wrong source is not. Quoted numbers in a line
+that quotes names too (`['3', 'a', 'c', '1']`, a graph's labels) are names, not values.
+
 A number with none of them, or whose chosen source holds several different values it could
 stand for ("about 7" beside 6.8 and 7.2), or that cannot be a link (in a link's text) is a
 problem: sources() lists each as "docs/<page>.md:<line>: ..."; the build fails on them
@@ -57,7 +77,8 @@ class Shown:
     page's first), or None for hidden code. line: the page line of the block's fence.
     code: the code (an example without its prompts, an assert statement, the figure's
     expression). text: the output line, assertion or figure text holding the numbers.
-    figure: the figure's number on the page. values: the numbers in text.
+    figure: the figure's number on the page. values: the numbers in text. labels: for each
+    value, the names it is shown as (see _labelled), a frozenset, empty when it has none.
     """
 
     kind: str
@@ -67,6 +88,11 @@ class Shown:
     text: str
     values: list
     figure: int | None = None
+    labels: list = dataclasses.field(default_factory=list)
+
+    def __post_init__(self):
+        if len(self.labels) != len(self.values):
+            self.labels = [frozenset()] * len(self.values)
 
 
 @dataclasses.dataclass
@@ -76,6 +102,7 @@ class Found:
     blocks: list  # [(block number, page line of its fence)] of the visible blocks
     numbers: list  # [(prose.Number, Shown)]
     problems: list
+    withheld: list = dataclasses.field(default_factory=list)  # [(prose.Number, why)]: plain text
 
     def as_json(self):
         """What link_numbers() needs, as JSON-ready data (the build caches it with the run)."""
@@ -94,7 +121,7 @@ def sources(text, where, printed_at=None, figures=()):
     """
     page = where.rsplit("/", 1)[-1]
     blocks, shown = _shown(text, where, printed_at or {}, figures)
-    found, problems = [], []
+    found, problems, withheld = [], [], []
     for number in page_numbers(text, exempt_phrases(page)):
         at = f"{where}:{number.line}: {number.text}"
         if number.start is None:
@@ -108,24 +135,39 @@ def sources(text, where, printed_at=None, figures=()):
             problems.append(f"{at}: is in a displayed formula ($$...$$), which cannot hold a link "
                             "(write it in the text, or exempt it in scripts/pages/prose.py with a reason)")
             continue
-        source, problem = choose(number, shown)
+        wanted = reading(text, number)
+        source, problem = choose(number, shown, wanted)
         if problem:
             problems.append(f"{at}: {problem}")
+        elif source is None:
+            withheld.append((number, wanted))
         else:
             found.append((number, source))
-    return Found(blocks, found, problems)
+    return Found(blocks, found, problems, withheld)
 
 
-def choose(number, shown):
+def choose(number, shown, wanted=None):
     """The Shown that is `number`'s source, by the rules of the module docstring, and None; or
-    None and the reason there is none (missing or ambiguous). A source that shows the number
-    with the sign the prose gives it ("$c = 10$": 10.0, not f's −10.0) is taken first."""
-    for signed in (True, False):
+    None and the reason there is none (missing or ambiguous); or None and None: the page shows
+    the value, but no source shows it as what the prose reads it as (`wanted`, a Reading), so
+    the number stays plain text. A source that shows the number with the sign the prose gives
+    it ("$c = 10$": 10.0, not f's −10.0) is taken first."""
+    wanted = wanted or Reading("value")
+    source, problem = _choose(number, shown, lambda value, labels: True)
+    if problem or wanted.kind == "withhold":
+        return None, problem
+    # `b = -3` is not a b printed as 3 (another graph's b): a name takes its sign
+    return _choose(number, shown, wanted.accepts, signs=(True,) if wanted.kind == "name" else (True, False))[0], None
+
+
+def _choose(number, shown, accept, signs=(True, False)):
+    for signed in signs:
         holding = []
         for s in shown:
-            values = [v for v in s.values if _holds(number, v, signed)]
-            if values:
-                holding.append(dataclasses.replace(s, values=values))
+            kept = [(v, names) for v, names in zip(s.values, s.labels)
+                    if _holds(number, v, signed) and accept(v, names)]
+            if kept:
+                holding.append(dataclasses.replace(s, values=[v for v, _ in kept], labels=[n for _, n in kept]))
         above = [s for s in holding if s.line < number.line]
         below = [s for s in holding if s.line > number.line and (s.block is not None or s.kind != "printed")]
         nearest_below = min((s.line for s in below), default=None)
@@ -350,8 +392,15 @@ def _shown(text, where, printed_at, figures):
         drawn = [b for b, fence in visible if fence < directive]
         block = drawn[-1] if drawn else None
         expression = _drawing(text, visible, block)
+        node = None  # a graph's node: its name, then "data 2.0000" and "grad 0.0000"
         for t in svg_texts(svg):
-            shown.append(Shown("figure", block, directive, expression, t, _values(t), figure=k))
+            values = _values(t)
+            field = re.fullmatch(r"(data|grad) \S+", t)
+            if not values:  # a node's name ("x1"), or an operation's ("+"): the next data is not x1's
+                node = plain_name(t)
+            labels = [Names({node if field[1] == "data" else f"{node}.grad"})] if field and node else []
+            said = f"{node} | {t}" if field and node else t  # which node: "a | data 2.0000", as drawn
+            shown.append(Shown("figure", block, directive, expression, said, values, figure=k, labels=labels))
     return visible, shown
 
 
@@ -376,10 +425,11 @@ def svg_texts(svg):
 
 def _lines(kind, block, line, code, output):
     shown = []
-    for out in output.split("\n"):
-        values = _values(_QUOTED.sub(_unless_number, out))  # not the 3 of the string '**3'
+    lines = [out for out in output.split("\n") if out.strip()]
+    for out in lines:
+        values, labels = _labelled(code if len(lines) == 1 else None, out)
         if values:
-            shown.append(Shown(kind, block, line, code, out.strip(), values))
+            shown.append(Shown(kind, block, line, code, out.strip(), values, labels=labels))
     return shown
 
 
@@ -387,11 +437,9 @@ _QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")  # a str in a repr: a name or a 
 
 
 def _unless_number(match):
-    try:
-        float(match[0][1:-1])
-    except ValueError:
-        return " " * len(match[0])
-    return match[0]
+    if values_in_strings(match.string) and _is_number(match[0], True):
+        return match[0]
+    return " " * len(match[0])  # not the 3 of the string '**3', nor the '1' of a list of labels
 
 
 def _assertions(block, line, source):
@@ -399,8 +447,24 @@ def _assertions(block, line, source):
         tree = ast.parse(source)
     except SyntaxError:
         return []
-    return [Shown("assertion", block, line, ast.unparse(node), ast.unparse(node), _values(ast.unparse(node)))
-            for node in ast.walk(tree) if isinstance(node, ast.Assert)]
+    shown = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assert):
+            text = ast.unparse(node)
+            values = _values(text)
+            named = {}  # value -> the names it is compared with (`x == 12`: 12 is x)
+            for compare in ast.walk(node):
+                if isinstance(compare, ast.Compare) and len(compare.comparators) == 1:
+                    sides = [compare.left, compare.comparators[0]]
+                    for this, other in (sides, sides[::-1]):
+                        name = plain_name(ast.unparse(other))
+                        for v in _values(ast.unparse(this)) if name else []:
+                            named.setdefault(v, set()).add(name)
+            labels = [Names(named.get(v, ())) for v in values]
+            for names in labels:
+                names.code = True  # the assertion's code says what it is, as a doctest's expression does
+            shown.append(Shown("assertion", block, line, text, text, values, labels=labels))
+    return shown
 
 
 def _drawing(text, visible, block):
@@ -437,3 +501,197 @@ def _name(shown):
 
 def _plain(value):
     return f"{value:g}"
+
+
+# What the prose reads a number as, and which shown values can be its source
+
+@dataclasses.dataclass
+class Reading:
+    """What the prose says a number is, which decides the sources it may have.
+
+    kind: "value" (a number in running text: a source that shows it under a name must have that
+    name in the prose before it, on its line: "centered 0.00000100" is not "relative error
+    below 10⁻⁶"); "name" (`x₁ = 2`, `∂L/∂a = 6`: only a value shown as `name`, the variable or
+    its `.grad`, is its source); "withhold" (a constant inside a formula, `1 - o^2`, `max(0, x)`,
+    or a value of a notation no output names, `tanh(n) = 0.7071`: no source is certain, the
+    number stays plain text). context: the prose before the number on its line, in words.
+    """
+
+    kind: str
+    name: str | None = None
+    context: str = ""
+    why: str = ""
+
+    def accepts(self, value, labels):
+        if self.kind == "name":
+            return self.name in labels
+        if self.kind == "withhold":
+            return False
+        if not labels or getattr(labels, "code", False):  # the code that printed it says what it is
+            return True
+        words = {w.removesuffix("s") for w in re.findall(r"[^\W\d_]\w*", self.context.lower())}
+        return any(part.lower().removesuffix("s") in words for label in labels for part in label.split("."))
+
+
+class Names(frozenset):
+    """The names a value is shown as; code: they are the expression that printed it."""
+
+    code = False
+
+
+_SUBSCRIPT = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
+_NAME = re.compile(r"[A-Za-zα-ωΑ-Ω](?:\w*?)(?:_?\{?[0-9A-Za-z]+\}?)?")
+_DERIVATIVE = re.compile(r"(?:∂|d)\s*[A-Za-z]\w*\s*/\s*(?:∂|d)\s*(?P<name>[A-Za-z]\w*)")
+_OPERATOR_BEFORE = re.compile(r"(?:[-−+·×*/^({\[,|<>≤≥]|\\cdot|\\times|\\frac|\\tfrac|\\sqrt|\\max|\\min|"
+                              r"\\tanh|\\exp|\\log|max|min|tanh|exp|log|relu)\s*$")
+_OPERATOR_AFTER = re.compile(r"^\s*(?:[-−+·×*/^)}\]|!]|\\cdot|\\times|\\,|[A-Za-z(])")
+
+
+def plain_name(text):
+    """A variable's name as code spells it: "x_1", "x_{1}", "x₁" -> "x1"; "a.data", "round(a, 4)",
+    "'a'" -> "a"; None if it is not a name (an expression, a word of several)."""
+    text = text.strip().strip("'\"").translate(_SUBSCRIPT).replace("{", "").replace("}", "")
+    while True:
+        inner = re.fullmatch(r"(?:round|float|int)\((.*?)(?:,\s*\d+)?\)|(.*?)\.(?:data|item\(\))", text)
+        if not inner:
+            break
+        text = (inner[1] or inner[2]).strip()
+    grad = text.endswith(".grad")
+    base = text[:-5] if grad else text
+    if not re.fullmatch(r"[A-Za-z]\w*", base.replace("_", "", 1) if "_" in base[1:] else base):
+        return None
+    base = base[0] + base[1:].replace("_", "") if re.fullmatch(r"[A-Za-z]_\w+", base) else base
+    return base + (".grad" if grad else "")
+
+
+def _named(left):
+    """The name a quantity written as `left` is printed under: `x_1` -> "x1", `∂L/∂a` -> "a.grad"; or None."""
+    derivative = _DERIVATIVE.fullmatch(left.replace("(", "").replace(")", ""))
+    if derivative:
+        return f"{derivative['name']}.grad"
+    return plain_name(left) if left else None
+
+
+def reading(text, number):
+    """What the prose around `number` (a prose.Number found in the page `text`) reads it as: a Reading."""
+    line_start = text.rfind("\n", 0, number.start) + 1
+    start = number.math[0] + 1 if number.math else line_start
+    end = number.math[1] - 1 if number.math else text.find("\n", number.end) % (len(text) + 1)
+    before, after = text[start:number.start], text[number.end:end]
+    context = spoken(text[line_start:number.start].replace("$", " "))
+    if number.math:
+        before = spoken(before) + " " if before.endswith(" ") else spoken(before)
+    before = re.sub(r"[-−]\s*$", "", before).rstrip()  # the number's own sign
+    if re.match(r"#{1,6}\s", text[line_start:number.start]):
+        return Reading("withhold", why="a heading: it names a topic, and its link would sit in the table of contents")
+    if re.search(r"(?:=|≈|\\approx)$", before):
+        sides = [side.strip() for side in re.split(r"=|≈|\\approx", before)[:-1]]
+        nearest, first = re.split(r"[,;:$]", sides[-1])[-1].strip(), re.split(r"[,;:$]", sides[0])[-1].strip()
+        for left in (nearest, first):  # `x₁ = 2`; `f = e·c = −10`: f is the last value of its chain
+            name = _named(left)
+            if name:
+                return Reading("name", name, context)
+        if re.fullmatch(r"[\d\s.+\-−·×*/^()]+", nearest):
+            return Reading("value", context=context)  # the result of arithmetic on numbers: 1 + 2 + 3 = 6
+        return Reading("withhold", why=f"the value of {nearest or 'a formula'}, which no output names")
+    if number.math and (_OPERATOR_BEFORE.search(before) or _OPERATOR_AFTER.match(after)) and number.decimals is None \
+            and number.significant is None:
+        return Reading("withhold", why="a constant of a formula")
+    return Reading("value", context=context)
+
+
+def _labelled(code, line):
+    """For each number of an output line, the names it is printed as: the expression that printed
+    it (`a, b, relative_error(a, b)` -> `(-0.0003, 0.0003, 2.0)`: 2.0 is relative_error(a, b),
+    not a), the word or string right before it (`h = 0.001`, `('x2', 1.0)`, `centered 0.00000100`),
+    and the first word of a line with one number (`a leaf [] 2.0`, printed by name)."""
+    values = _values(_QUOTED.sub(_unless_number, line))
+    labels = [set() for _ in values]
+    tokens = list(re.finditer(r"'[^'\n]*'|\"[^\"\n]*\"|[^\W\d][\w.]*|[-−]?\d[\d.]*(?:e[-+]?\d+)?", line))
+    near = []  # for each number token: the word or string right before it, or None
+    for k, token in enumerate(tokens):
+        if not _is_number(token[0], strings=values_in_strings(line)):
+            continue
+        before = tokens[k - 1] if k else None
+        gap = line[before.end():token.start()] if before else ""
+        named = before is not None and not _is_number(before[0], strings=True) and re.fullmatch(r"[\s=:,(\[]*", gap)
+        near.append(before[0] if named else None)
+    if len(near) == len(values):
+        for names, word in zip(labels, near):
+            if word and plain_name(word):
+                names.add(plain_name(word))
+    first = re.match(r"\s*([^\W\d][\w.]*)\b", line)
+    if len(values) == 1 and first and plain_name(first[1]):
+        labels[0].add(plain_name(first[1]))
+    expression = _expression(code)
+    if expression is not None:
+        parts = _parts(line.strip()) if isinstance(expression, ast.Tuple) else None
+        elements = expression.elts if isinstance(expression, ast.Tuple) else [expression]
+        if parts is None or len(parts) != len(elements):
+            parts = [line] if len(elements) == 1 else None
+        if parts:
+            at = 0
+            for element, part in zip(elements, parts):
+                count = len(_values(_QUOTED.sub(_unless_number, part)))
+                name = plain_name(ast.unparse(element))
+                for k in range(at, min(at + count, len(values))):
+                    labels[k] = Names({name} if name else ())  # the code says what it is: no guessing
+                    labels[k].code = True
+                at += count
+    return values, [names if isinstance(names, Names) else Names(names) for names in labels]
+
+
+def _is_number(token, strings):
+    """A token of an output line is a number: digits, or a quoted number if `strings`."""
+    if token[0] in "'\"" and not strings:
+        return False
+    try:
+        float(token.strip("'\"").replace("−", "-"))
+    except ValueError:
+        return False
+    return True
+
+
+def values_in_strings(line):
+    """A quoted number in a printed line is a value (`(41, '1.8e-07')`, formatted by the code)
+    unless the line quotes names too: then it is a name (`['3', 'a', 'c', '1']`, a graph's labels)."""
+    return all(_is_number(q, True) for q in _QUOTED.findall(line))
+
+
+def _expression(code):
+    """The expression a doctest example printed, as an ast node, or None."""
+    if not code:
+        return None
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    if len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr):
+        value = tree.body[0].value
+        printing = isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "print"
+        return None if printing else value  # print(...) shows text: its words name its numbers
+    return None
+
+
+def _parts(text):
+    """The top-level elements of a printed tuple `(a, b, c)`, as text; None if it is not one."""
+    if not (text.startswith("(") and text.endswith(")")):
+        return None
+    parts, depth, current = [], 0, ""
+    quote = None
+    for char in text[1:-1]:
+        if quote:
+            quote = None if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+            continue
+        current += char
+    parts.append(current)
+    return [p for p in parts if p.strip()]

@@ -1,9 +1,12 @@
 """Each number in a page's prose links to the code that printed it (scripts/pages/number_sources.py,
 docs/javascripts/widgets/number-source.js): how its source is chosen, that a number without one fails
-the build with its page and line, that every number of chapters 1-5 is such a link in the
-built site, and that a reader sees the source on hover, focus and tap, and follows the plain
+the build with its page and line, that a number is linked only to a source that shows it as
+what the prose reads it as (`a = 2` to an `a` printed as 2, never to a 2.0 printed beside it),
+and is plain text when no source is certain, that every other number of chapters 1-5 is such a
+link in the built site, and that a reader sees the source on hover, focus and tap, and follows the plain
 link without JavaScript."""
 
+import html as html_module
 import json
 import re
 from html.parser import HTMLParser
@@ -11,6 +14,7 @@ from html.parser import HTMLParser
 import pytest
 
 from scripts import ROOT
+from scripts.build.page_build import number_sources
 from scripts.pages.number_sources import NumberSourceError, link_numbers, sources, spoken
 from scripts.pages.prose import exempt_phrases, page_numbers
 from tests.helpers import mkdocs_build
@@ -89,6 +93,133 @@ def test_a_number_without_one_exact_source_is_a_problem_naming_page_and_line(tex
     assert any(p.startswith(problem) for p in found.problems), found.problems
 
 
+def outcome(text, number, line=None, figures=()):
+    """("linked", Shown) or ("plain", Reading) for the prose number written `number` (on `line`)."""
+    found = sources(text, "docs/page.md", figures=figures)
+    assert not found.problems, found.problems
+    for n, shown in found.numbers:
+        if n.text == number and line in (None, n.line):
+            return "linked", shown
+    for n, why in found.withheld:
+        if n.text == number and line in (None, n.line):
+            return "plain", why
+    raise AssertionError(f"{number} not in the prose")
+
+
+def test_a_name_is_linked_only_to_a_value_printed_as_that_name():
+    # chapter 7's case: the 2.0 printed beside a is a relative error, not a
+    code = "```python\n>>> a, b = -0.0003, 0.0003\n>>> a, b, relative_error(a, b)\n(-0.0003, 0.0003, 2.0)\n```\n"
+    assert outcome(f"# P\n\n{code}\nTake $a = 2$.\n", "2")[0] == "plain"
+    kind, shown = outcome(f"# P\n\n{code}\nA check reports $a = -0.0003$ and an error of 2.\n", "0.0003")
+    assert kind == "linked" and shown.code == "a, b, relative_error(a, b)"
+    assert outcome(f"# P\n\n{code}\nThe relative error is $|a - b| / |b| = 2$.\n", "2")[0] == "plain"
+
+
+def test_a_name_in_an_output_line_is_the_word_right_before_its_number():
+    # chapter 7's case: h = 10⁻⁶ is not the centered error 0.00000100 printed on h = 0.001's line
+    row = "h = 0.001  forward error 0.006001  centered 0.00000100"
+    lines = f"```python\n>>> print('{row}')\n{row}\n```\n"
+    text = f"# P\n\n{lines}\nAt $h = 10^{{-6}}$, and at $h = 0.001$.\n"
+    assert outcome(text, "10^{-6}")[0] == "plain"
+    assert outcome(text, "0.001")[0] == "linked"
+    row = "h = 1e-06: worst relative error 2e-07"
+    later = f"```python\n>>> print('{row}')\n{row}\n```\n"
+    kind, shown = outcome(f"# P\n\n{lines}\n{later}\nAt $h = 10^{{-6}}$.\n", "10^{-6}")
+    assert kind == "linked" and shown.text.startswith("h = 1e-06")
+    # a number in running text is not the value a line prints under another name
+    assert outcome(f"# P\n\n{lines}\nThe rule: relative error below 10⁻⁶.\n", "10^-6")[0] == "plain"
+    assert outcome(f"# P\n\n{lines}\nThe centered error is 10⁻⁶.\n", "10^-6")[0] == "linked"
+
+
+def test_subscripts_name_the_variable_and_the_sign_is_the_names():
+    # chapter 1's case: x₁ = 2 is x1, set later, not the a = 2 of the first example; w₁ = −3 is not b
+    first = "```python\n>>> a, b\n(2.0, -3.0)\n>>> b_abs = 3.0\n>>> b_abs\n3.0\n```\n"
+    later = "```python\n>>> x1, w1\n(2.0, -3.0)\n```\n"
+    text = f"# P\n\n{first}\nTake $x_1 = 2$, $w_1 = -3$ and x₁ = 2.\n\n{later}"
+    for number, line in (("2", 11), ("3", 11)):
+        kind, shown = outcome(text, number, line)
+        assert kind == "linked" and shown.code == "x1, w1", (number, shown)
+    assert outcome(f"# P\n\n{first}\nTake $x_1 = 2$.\n", "2")[0] == "plain"
+    assert outcome(f"# P\n\n{first}\nTake $b = 3$.\n", "3")[0] == "plain"  # b is −3: not b_abs's 3
+
+
+def test_a_node_of_a_drawn_graph_is_named_by_its_label():
+    text = "# P\n\n```python\ndraw(f)\n```\n<!-- figure: f -->\n\nHere $a = 2$ and $b = 2$.\n"
+    svg = ('<svg><text>a</text><text>data 2.0000</text><text>grad 0.0000</text><text>+</text>'
+           '<text>data 2.0000</text><text>c</text><text>data 5.0000</text></svg>')
+    found = sources(text, "docs/page.md", figures=[(6, svg)])
+    by = {n.start: s for n, s in found.numbers}
+    assert [s.text for s in by.values()] == ["a | data 2.0000"]  # b is no node: plain
+    assert len(found.withheld) == 1 and not found.problems
+
+
+def test_labels_booleans_and_formula_constants_are_not_sources():
+    # chapter 4's cases: the '1' of a list of labels is a name; ∂L/∂L = 1 is L's gradient, not y's
+    labels = "```python\n>>> [n.label for n in order], ok\n(['3', 'a', 'c', '1', 'b'], True)\n```\n"
+    found = sources(f"# P\n\n{labels}\nThe seed is 1.\n", "docs/page.md")
+    assert any("1: no source" in p for p in found.problems), found.problems
+    grads = "```python\n>>> y.grad, x.data\n(1.0, 0.0)\n```\n"
+    assert outcome(f"# P\n\n{grads}\nThe seed: $\\partial L/\\partial L = 1$.\n", "1")[0] == "plain"
+    assert outcome(f"# P\n\n{grads}\nThe seed: $\\partial y/\\partial y = 1$.\n", "1")[0] == "linked"
+    assert outcome(f"# P\n\n{grads}\nIt is $\\max(0, x)$.\n", "0")[0] == "plain"
+    assert outcome(f"# P\n\n{grads}\nIts derivative is $1 - t^2$.\n", "1")[0] == "plain"
+    found = sources(f"# P\n\n{grads}\nThe sum is $1 + 0 = 1$.\n", "docs/page.md")
+    assert [n.start for n, _ in found.numbers] == [max(n.start for n, _ in found.withheld) + 4]  # the result
+    assert [n.text for n, _ in found.withheld] == ["1", "0"]  # the terms of the formula are plain
+
+
+def test_a_number_in_a_heading_is_plain_text():
+    code = "```python\n>>> tol = 1e-6\n>>> tol\n1e-06\n```\n"
+    assert outcome(f"# P\n\n{code}\n## Below 10⁻⁶\n\nBelow 10⁻⁶.\n", "10^-6", 9)[0] == "plain"
+    assert outcome(f"# P\n\n{code}\n## Below 10⁻⁶\n\nBelow 10⁻⁶.\n", "10^-6", 11)[0] == "linked"
+
+
+REPORTED = [  # (chapter, the formula as read, what its source must not show): what a reader audit found
+    ("07-check-break-fix", "a = 2", "(-0.0003, 0.0003, 2.0)"),
+    ("07-check-break-fix", "h = 10⁻⁶", "centered"),
+    ("01-computational-graphs", "x₁ = 2", "a leaf"),
+    ("01-computational-graphs", "w₁ = −3", "b leaf"),
+    ("01-computational-graphs", "w₂ = 1", "('a', 1.0)"),
+    ("01-computational-graphs", "x₂ = 0", "grad 0.0000"),
+    ("04-engine", "∂L/∂L = 1", "'1'"),
+    ("04-engine", "relu(x) = max(0, x)", "y.grad"),
+]
+
+
+def math_links(html):
+    """[(the formula's plain reading, [source])] of the page's formula links."""
+    return [(html_module.unescape(name), json.loads(html_module.unescape(data))) for data, name in re.findall(
+        r'<a class="bv-number bv-number-math" href="[^"]*" data-bv-source="([^"]*)"><span role="math" '
+        r'aria-label="([^"]*)">', html)]
+
+
+@pytest.mark.parametrize("chapter, formula, wrong", REPORTED)
+def test_a_reported_wrong_source_is_gone(site, chapter, formula, wrong):
+    html = (site / chapter / "index.html").read_text(encoding="utf-8")
+    linked = [found for name, found in math_links(html) if name == formula]
+    for found in linked:
+        for source in found:
+            shown = f"{source['code']} → {source['shown']}"
+            assert not wrong or wrong not in shown, (formula, shown)
+    name = re.match(r"([a-zA-Z][₀-₉]?) = ", formula)
+    for found in linked if name else []:  # `x₁ = 2` names x1: its source prints x1 as 2
+        variable = name[1].translate(str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789"))
+        assert all(re.search(rf"(?<![\w.]){variable}(?![\w])", s["shown"]) for s in found), found
+
+
+@pytest.mark.parametrize("chapter", ["01-computational-graphs", "03-backprop-by-hand", "04-engine",
+                                     "07-check-break-fix"])
+def test_a_formula_name_equals_value_links_to_a_source_showing_that_name(site, chapter):
+    html = (site / chapter / "index.html").read_text(encoding="utf-8")
+    for formula, found in math_links(html):
+        name = re.fullmatch(r"([a-zA-Z][₀-₉]?) = −?[\d.⁰-⁹⁻]+", formula.replace("10⁻", "10⁻"))
+        if name:
+            variable = name[1].translate(str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789"))
+            shown = [f"{s['code']} {s['shown']}" for s in found]
+            assert all(re.search(rf"(?<![\w.'\"]){variable}(?![\w'\"])", t) for t in shown), (formula, shown)
+    assert not re.search(r"<h[1-6][^>]*>(?:(?!</h[1-6]>).)*bv-number", html, re.DOTALL)  # no heading links
+
+
 def test_exempt_numbers_and_chapter_references_stay_plain_text():
     text = "# 4. The engine\n\nAs chapter 3 showed, and Chapters 1 to 5 say, in micrograd 0.1.0 too.\n"
     assert page_numbers(text, exempt_phrases("04-engine.md")) == []
@@ -115,16 +246,17 @@ def test_a_number_without_a_source_fails_the_build_with_page_and_line(tmp_path):
 
 
 def test_a_page_builds_with_its_numbers_linked_to_their_blocks(tmp_path):
-    result = build_one_page(tmp_path, "It is 4, and $x = 4$.", ["pages", "math"])
+    result = build_one_page(tmp_path, "It is 4, and $4$; $x = 4$ is no x it printed.", ["pages", "math"])
     assert result.returncode == 0, result.stderr
     html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     links = Links(html)
     assert 'id="block-1"' in html
-    assert [(a["href"], text) for a, text in links.numbers] == [("#block-1", "4"), ("#block-1", "x=4")]
+    assert [(a["href"], text) for a, text in links.numbers] == [("#block-1", "4"), ("#block-1", "4")]
     assert json.loads(links.numbers[0][0]["data-bv-source"]) == [
         {"number": "4", "kind": "printed", "label": "Block 1", "code": "2 + 2", "shown": "4", "href": "#block-1"}]
     assert 'class="katex"' in html.split('class="bv-number bv-number-math"')[1][:400]  # the formula is inside
-    assert '<span role="math" aria-label="x = 4">' in html  # its name where MathML is not read (axe)
+    assert '<span role="math" aria-label="4">' in html  # its name where MathML is not read (axe)
+    assert 'aria-label="x = 4"' not in html  # x = 4: the block printed no x, so it is plain text
 
 
 @pytest.mark.parametrize("tex, text", [
@@ -181,14 +313,17 @@ class Links(HTMLParser):
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
-def test_every_prose_number_of_chapters_1_to_5_is_a_link_to_its_source(site, chapter):
-    text = (ROOT / "docs" / f"{chapter}.md").read_text(encoding="utf-8")
+def test_every_prose_number_of_chapters_1_to_5_with_a_certain_source_is_a_link_to_it(site, fresh_run, chapter):
+    page = ROOT / "docs" / f"{chapter}.md"
+    text = page.read_text(encoding="utf-8")
     numbers = page_numbers(text, exempt_phrases(f"{chapter}.md"))
+    found = number_sources(page, fresh_run(page))
     html = (site / chapter / "index.html").read_text(encoding="utf-8")
     links = Links(html).numbers
     stated = [source["number"] for attrs, _ in links for source in json.loads(attrs["data-bv-source"])]
-    assert len(stated) == len(numbers) > 20
-    assert sorted(stated) == sorted(n.text for n in numbers)
+    assert len(stated) == len(found.numbers) > 20
+    assert len(found.numbers) + len(found.withheld) == len(numbers)  # the rest is plain text
+    assert sorted(stated) == sorted(n.text for n, _ in found.numbers)
     ids = set(re.findall(r'id="(block-\d+)"', html))
     assert {attrs["href"] for attrs, _ in links} <= {f"#{i}" for i in ids}
     for attrs, shown in links:

@@ -2,7 +2,8 @@
 executed output, in an assertion, or in one of its figures (scripts/pages/prose.py says how a
 number is read and matched), or it is on the page's short list of exemptions, each with
 its reason (scripts/pages/prose.py's EXEMPT, which the site build reads too). On a Markdown page
-each number has one exact source, the one the site links it to (scripts/pages/number_sources.py).
+each number has one exact source, the one the site links it to, or stays plain text where no
+source is certain (scripts/pages/number_sources.py).
 A failure names the page, the line and the number."""
 
 import json
@@ -38,7 +39,8 @@ def test_every_number_in_the_prose_was_computed_on_its_page(fresh_run, page):
     # ...and each has one exact source, the one the site links it to
     found = number_sources(page, result)
     assert not found.problems, "\n".join(found.problems)
-    assert len(found.numbers) == len(page_numbers(text, exempt_phrases(page.name)))
+    # (or it is plain text where no source is certain to be what the prose reads it as)
+    assert len(found.numbers) + len(found.withheld) == len(page_numbers(text, exempt_phrases(page.name)))
 
 
 def test_every_number_in_the_notebook_prose_is_in_its_output(executed_notebook):
