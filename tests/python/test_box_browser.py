@@ -403,3 +403,22 @@ def test_graphvizs_own_error_comes_back_from_its_worker(box):
     box.wait_for_function(f"n => ({NOTE})(n).startsWith('Your figure could not be drawn')", arg=n, timeout=60_000)
     note = box.evaluate(NOTE, n)
     assert re.fullmatch(r"Your figure could not be drawn \(.*syntax error in line 1.*\)\.", note), note
+
+
+def test_a_drawing_too_large_for_the_page_is_refused_in_its_worker_and_the_page_stays_live(box):
+    """A hostile reader's audit: 48 characters of DOT gave 17 MB of SVG, which the page parsed,
+    cleaned and parsed again on its main thread, frozen for 9 s (Stop out of reach)."""
+    n = box.block
+    run_code(box, 'import graphviz\ng = graphviz.Digraph()\ng.node("a", peripheries="200000")\ng\n')
+    gaps = box.evaluate("""() => new Promise((resolve) => {  // the longest the page went without a timer
+        let last = performance.now(), worst = 0;
+        const tick = setInterval(() => { const now = performance.now(); worst = Math.max(worst, now - last);
+            last = now; }, 50);
+        setTimeout(() => { clearInterval(tick); resolve(worst); }, 4000);
+    })""")
+    box.wait_for_function(f"n => ({NOTE})(n).startsWith('Your figure could not be drawn')", arg=n, timeout=60_000)
+    note = box.evaluate(NOTE, n)
+    assert re.fullmatch(r"Your figure could not be drawn \(Graphviz drew it, but its SVG is [\d.]+ million "
+                        r"characters, more than the page shows \(2\.0 million characters\): a graph this large "
+                        r"draws on your own machine\.\)\.", note), note
+    assert gaps < 1000, f"the page went {gaps:.0f} ms without running a timer"

@@ -9,6 +9,11 @@
 //               {id, type: "error", message}       Graphviz's own message, or why it did not load
 
 let viz = null; // Promise of Viz, loaded once per worker
+// The most SVG text sent to the page: 2 MB, 55 times the book's largest figure (36 KB, chapter
+// 7). A node with peripheries=200000 is 48 characters of DOT and 17 MB of SVG, which the page
+// then parses, cleans and parses again on its main thread: 9 s frozen, with Stop out of reach
+// (a hostile reader's audit). Measured here, before any of it reaches the page.
+const MAX_SVG_CHARACTERS = 2_000_000;
 
 self.addEventListener("message", async ({ data: { id, dot, module } }) => {
   let graphviz;
@@ -23,7 +28,11 @@ self.addEventListener("message", async ({ data: { id, dot, module } }) => {
   self.postMessage({ id, type: "started" });
   try {
     const result = graphviz.render(dot, { format: "svg", engine: "dot" });
-    if (result.status === "success") {
+    if (result.status === "success" && result.output.length > MAX_SVG_CHARACTERS) {
+      const size = (n) => `${(n / 1e6).toFixed(1)} million characters`;
+      self.postMessage({ id, type: "error", message: `Graphviz drew it, but its SVG is ${size(result.output.length)}, ` +
+        `more than the page shows (${size(MAX_SVG_CHARACTERS)}): a graph this large draws on your own machine.` });
+    } else if (result.status === "success") {
       self.postMessage({ id, type: "svg", svg: result.output });
     } else {
       const message = result.errors.map((e) => e.message).join(" ") || "Graphviz could not draw this graph";
