@@ -165,12 +165,15 @@ def test_a_timer_armed_by_one_run_holds_no_later_run(engine):
     result, output, _, _ = run_block(page, n)
     assert output.strip() == "armed"
     time.sleep(0.5)  # the timers' moment has passed
+    # the reader's code again: the same Python (the page's own code would get a fresh one)
     reset(page, n)
+    edit(page, n, 'print("next")\n')
     result, _, progress, seconds = run_block(page, n, timeout=20_000)
     measured["the Run after one that armed a looping timer (s)"] = round(seconds, 2)
     assert result["kind"] == "result" and "restarted" not in result, result.get("message")
     assert seconds < 5, "no restart needed: the timers never fired"
     assert answers(page)
+    reset(page, n)
 
 
 def test_a_promise_left_looping_by_one_run_is_ended_and_the_next_run_says_why(engine):
@@ -180,7 +183,9 @@ def test_a_promise_left_looping_by_one_run_is_ended_and_the_next_run_says_why(en
     edit(page, n, FOREVER.format(arm="js.Promise.resolve(0).then(create_proxy(forever))"))
     run_block(page, n)
     reset(page, n)
+    edit(page, n, 'print("next")\n')  # the reader's code again: sent to the same Python
     result, _, progress, seconds = run_block(page, n, timeout=60_000)
+    reset(page, n)
     measured["the Run after one that left a looping promise (s)"] = round(seconds, 2)
     assert result["kind"] == "result", result
     assert result["restarted"] == ("Python did not answer within 3 s: code an earlier Run left running "
@@ -276,7 +281,9 @@ def test_the_playground_has_stop(browser, origin):
     stop.wait_for(timeout=10_000)
     stop.click()
     page.wait_for_function("() => !document.querySelector('.bv-playground').playground.running", timeout=5_000)
-    assert page.locator(".bv-pg__fail").inner_text() == "Stopped. Python was shut down; the next Run starts it again."
+    # (Python was still loading: the message said it was shut down, a new reader's audit found)
+    assert page.locator(".bv-pg__fail").inner_text() == ("Stopped while Python was still loading: nothing of it "
+                                                         "ran. The next Run starts loading it again.")
     assert stop.count() == 0
     page.locator(".bv-pg__draw").click()
     page.wait_for_function("() => document.querySelector('.bv-pg__result:not([hidden])')", timeout=60_000)

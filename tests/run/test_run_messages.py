@@ -163,3 +163,48 @@ def test_a_run_stopped_while_it_waits_says_nothing_of_it_ran_and_the_run_before_
     page.wait_for_function(f"n => !{RUN}.blocks[n - 1].running", arg=first, timeout=60_000)
     assert page.evaluate(f"n => {RUN}.blocks[n - 1].output.textContent", first) == "slept"
     page.evaluate(f"n => {RUN}.blocks[n - 1].reset.click()", first)
+
+
+def test_stop_while_python_loads_says_it_was_loading_not_that_python_was_shut_down(browser, origin):
+    """A new reader's audit: Stop, tapped while the status read "Downloading Python…", said
+    "Stopped. Python was shut down; the next Run starts it again": no Python had started."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})  # a Python of its own, not yet loaded
+    page.origin = origin
+    open_chapter(page, "01-computational-graphs")
+    page.evaluate(f"() => {RUN}.blocks[0].run.click()")
+    stop = page.locator(".bv-run-bar").nth(0).locator(".bv-stop")
+    stop.click()
+    page.wait_for_function(f"() => !{RUN}.blocks[0].running")
+    assert page.evaluate(f"() => {RUN}.blocks[0].output.textContent") == \
+        "Stopped while Python was still loading: nothing of it ran. The next Run starts loading it again."
+    progress, output, _ = run_block(page, 1)  # and it does
+    assert progress.startswith("Python started in ") and "Stopped" not in output, (progress, output)
+    page.close()
+
+
+# The reader's edit of chapter 4's first block, as a hostile reader's audit tried it: micrograd's
+# Value changed for every later Run in the same Python, where the next Run of the page's own,
+# unedited code "differed from the page" and blamed the Python version for it.
+CHANGES_MICROGRAD = "\nimport micrograd.engine\nmicrograd.engine.Value.__mul__ = lambda self, other: Value(42.0)\n"
+
+
+def test_the_pages_own_code_never_runs_in_a_python_where_the_readers_code_changed_micrograd(page, site):
+    open_chapter(page, "04-engine")
+    first, second = [b for b in visible(site, "04-engine") if not b["skip"]][:2]
+    assert "a * b" in first["source"] and second["kind"] == "doctest", (first, second)
+    _, output, _ = run_block(page, second["n"])
+    assert "Same results as the page." in output, output
+    page.evaluate(f"""async ([n, code]) => {{
+        const block = {RUN}.blocks[n - 1];
+        block.edit.click();
+        while (!block.editor) await new Promise((r) => setTimeout(r, 50));
+        block.editor.setCode(block.editor.getCode() + code);
+    }}""", [first["n"], CHANGES_MICROGRAD])
+    run_block(page, first["n"])  # the reader's code, in the Python the page's Runs used
+    page.evaluate(f"n => {RUN}.blocks[n - 1].reset.click()", first["n"])
+    progress, output, _ = run_block(page, second["n"])  # the page's own code again
+    assert "Same results as the page." in output, output
+    assert progress.startswith("Python started afresh: your own code had run in the one before "), progress
+    assert re.search(rf"\. Python started in {SECONDS}\. ", progress), progress
+    progress, _, _ = run_block(page, second["n"])  # that Python is the page's: no restart
+    assert not progress.startswith("Python started"), progress

@@ -382,6 +382,23 @@ def test_an_edit_after_passing_the_whole_engine_exercise_leaves_the_switch_and_e
     page.context.close()
 
 
+def test_a_result_your_engine_changed_says_your_engine_ran_before_it_names_the_python_version(browser, origin):
+    """A new reader's audit: on a buggy engine, a block whose results differed said only "The page
+    ran in 64-bit Python 3.11.7; your browser runs 32-bit Python…", as if Python were the cause."""
+    page = engine_page(browser, origin)
+    assert "passed its check" in give_engine(page, "assign")  # = instead of +=: a.grad of a * a is 3, not 6
+    assert switch(page)["yours"]
+    page.goto(origin + "/04-engine/")
+    n = page.evaluate(f"""() => {RUN}.blocks.find(b => b.code.textContent.includes('b = a * a')).n""")
+    progress, _ = run_block(page, n)
+    assert progress.endswith("Ran on your engine."), progress
+    summary = page.evaluate(f"n => {RUN}.blocks[n - 1].output.querySelector('.bv-run-fail').textContent", n)
+    assert re.fullmatch(r"1 of \d+ results differ from the page's: marked, with the page's after “page:”\. "
+                        r"This Run used your engine; the page's results are micrograd's\.( The page ran in .+)?",
+                        summary), summary
+    page.context.close()
+
+
 def to_the_end(widget):
     for name in ("Next forward step", "Next backward step"):
         button = widget.get_by_role("button", name=name, exact=True)

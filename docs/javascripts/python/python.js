@@ -7,7 +7,10 @@
 // first Run finds Python up. An exercise is graded where none of the reader's earlier code
 // ran: in a worker that has run nothing (a chapter block could otherwise replace the
 // grader, and did). Once graded, that worker becomes the shared one, and a fresh one starts
-// loading for the next exercise, so it finds Python up too.
+// loading for the next exercise, so it finds Python up too. The other way round, the page's own
+// code (a block unedited, a stepper, the playground, on micrograd) never runs in a worker where
+// the reader's code ran: what that code changed there (micrograd's Value, a callback left
+// queued) stays, so such a Run takes a fresh worker (readerCode, TAINTED), and says so.
 //
 // Code that runs longer than the time limit, or that the reader stops (options.signal, an
 // AbortSignal, or the Stop button options.stopIn gets), or that still runs for a page the
@@ -138,9 +141,9 @@ function enqueue(request, options) {
   queue = run;
   // Stopped while it waits behind another Run: it answers at once (and never starts, so no
   // Python of its was shut down); stopped while it runs, its worker is ended (runOnce).
+  // (A Run that started answers for itself, runOnce: Python shut down, or still loading.)
   const stoppedEarly = new Promise((resolve) => {
-    signal.addEventListener("abort", () => resolve(mine.started ? STOPPED_BY_READER : STOPPED_WAITING),
-      { once: true });
+    signal.addEventListener("abort", () => { if (!mine.started) resolve(STOPPED_WAITING); }, { once: true });
   });
   return Promise.race([run, stoppedEarly]);
 }
@@ -167,11 +170,28 @@ function stopped(seconds) {
     "may (an endless loop, a long loop, or a time.sleep()?). Python was shut down; the next Run starts it again." };
 }
 
+/**
+ * Whether a call runs code of the reader's (calls.js's Request): an exercise, a block edited, the
+ * reader's engine. What it leaves in its Python (micrograd's Value changed, a callback still
+ * queued) stays there, so a worker that ran it never again runs the page's own code: a Run of
+ * the page's blocks said "differs from the page" and blamed the Python version for what an
+ * earlier edit had changed (a hostile reader's audit).
+ */
+function readerCode({ fn, args }) {
+  if (fn === "run_exercise") return true;
+  const parsed = JSON.parse(args);
+  return Boolean(parsed.engine || parsed.source || Object.keys(parsed.edits ?? {}).length);
+}
+
+/** Why a Run of the page's own code starts a fresh Python (run-output.js shows it first). */
+const TAINTED = "Python started afresh: your own code had run in the one before (an edit, an exercise or " +
+  "your engine), and what it changed there could change this Run.";
+
 function spawn() {
   const worker = new Worker(new URL("./python-worker.js", import.meta.url), { type: "module", name: "python" });
   const { port1, port2 } = new MessageChannel();
   worker.postMessage({ type: "connect" }, [port2]);
-  return { worker, port: port1, loaded: false, ended: false };
+  return { worker, port: port1, loaded: false, ended: false, tainted: false };
 }
 
 /** End a worker: terminate it and close its port. */
@@ -200,6 +220,9 @@ const HELD = `${BUSY} It was shut down and started again.`;
 const STOPPED_BY_READER = { kind: "stopped",
   message: "Stopped. Python was shut down; the next Run starts it again." };
 const STOPPED_WAITING = { kind: "stopped", message: "Stopped before it started: nothing of it ran." };
+// Stopped while Python was still loading: nothing was running, so nothing was shut down but the load.
+const STOPPED_LOADING = { kind: "stopped",
+  message: "Stopped while Python was still loading: nothing of it ran. The next Run starts loading it again." };
 
 function runOnce(request, options) {
   const { runtimeURL, pythonURL, runtimeBytes, timeoutMs, onProgress, runningText, signal, fresh, restarted } = options;
@@ -210,10 +233,22 @@ function runOnce(request, options) {
     }
     // An exercise: a worker that has run nothing of the reader's (the spare, loading or up).
     let current;
+    let afresh = null; // why this Run starts a fresh Python, if it does
     if (fresh) {
       current = spare ?? spawn();
       spare = null;
     } else {
+      if (python?.tainted && !readerCode(request)) { // the page's own code, where the reader's ran
+        endWorker(python);
+        afresh = TAINTED;
+        // The spare has run nothing of the reader's (and has been loading since the last
+        // exercise): it runs the page's code now, and a new one loads for the next exercise.
+        if (spare) {
+          python = spare;
+          spare = null;
+          startSpare({ runtimeURL, pythonURL, runtimeBytes });
+        }
+      }
       python ??= spawn();
       current = python;
     }
@@ -231,8 +266,10 @@ function runOnce(request, options) {
       port.onmessage = null;
       worker.removeEventListener("error", onError);
       signal?.removeEventListener("abort", onAbort);
+      if (readerCode(request)) current.tainted = true;
       if (fresh) afterExercise(current, { runtimeURL, pythonURL, runtimeBytes });
-      resolve(restarted ? { ...result, restarted } : result);
+      const why = restarted ?? afresh;
+      resolve(why ? { ...result, restarted: why } : result);
     };
     const end = (result) => {
       endWorker(current);
@@ -266,7 +303,7 @@ function runOnce(request, options) {
         : `Python could not start: ${message}` });
     };
     worker.addEventListener("error", onError);
-    const onAbort = () => end(STOPPED_BY_READER);
+    const onAbort = () => end(current.loaded ? STOPPED_BY_READER : STOPPED_LOADING);
     signal?.addEventListener("abort", onAbort, { once: true });
     if (current.loaded) {
       // Python is up: the limit counts from now, waiting included; a worker that does not

@@ -32,7 +32,10 @@ export function show(state, result) {
     (state.engine === "yours" ? " Ran on your engine." : " Ran on micrograd."); // which engine (engine-switch.js)
 
   const edited = results.some((r) => r.edited); // then a difference is the reader's, not the version's
-  const versionNote = edited ? "" : versions(state.page, result.report);
+  // On the reader's engine, a difference is first the engine's: the page's results are micrograd's
+  // (the version note alone blamed Python for what the reader's engine did: a new reader's audit).
+  const versionNote = edited ? "" : (state.engine === "yours"
+    ? " This Run used your engine; the page's results are micrograd's." : "") + versions(state.page, result.report);
   // An earlier block that failed, or that prints otherwise than the page from the reader's first
   // edit on (the edit, or what it changed downstream): it may change this one. (With no edit,
   // a block that prints differently in this Python is said under that block only.)
