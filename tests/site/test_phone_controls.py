@@ -183,3 +183,21 @@ def test_the_notebooks_copy_buttons_cover_no_code_and_stand_out(browser, origin,
     }""")
     context.close()
     assert found["count"] > 5 and found["problems"] == [], found
+
+
+@pytest.mark.parametrize("touch", [True, False], ids=["phone", "desktop"])
+def test_the_editors_key_hints_show_only_where_there_are_keys(browser, origin, touch):
+    """A new reader's audit: on a phone, "Ctrl+Enter runs. Tab indents…" read as an instruction
+    that could not be followed. A touch screen without hover hides it; 1280 px with a mouse shows it."""
+    context = browser.new_context(**PHONE) if touch else browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{origin}/04-engine/", wait_until="load")
+    exercise = page.locator(".exercise[data-exercise]").first
+    exercise.scroll_into_view_if_needed()
+    keys = exercise.locator(".exercise-keys")
+    assert keys.count() == 1 and "+Enter runs" in keys.text_content()
+    assert keys.is_visible() is not touch
+    page.evaluate("() => document.querySelector('.bv-run').runState.blocks[0].edit.click()")
+    page.wait_for_function("() => document.querySelector('.bv-run-keys')")
+    assert page.locator(".bv-run-keys").first.is_visible() is not touch
+    context.close()
