@@ -29,6 +29,26 @@ each shown value is printed as):
 - a constant of a formula (`1 - o^2`, `max(0, x)`, `x > 0`), the value of a notation no output
   names (`tanh(n) = 0.7071`), and every number in a heading: no source.
 
+Where a value cannot say where it came from, a name must (shared(), _tied()):
+
+- a shared value, one that many outputs print (0, ±1, ±2) or that more than one place of the page
+  prints (a block, a figure), in running text or in a formula: linked only when the name right
+  before it (past "is", "of", "still"...: "`w2.grad` is still 0", "relative error 0.554") is a
+  name it is shown as; "seeds the root with 1", "a learning rate of 0", "the product $x_2 w_2$
+  is 0" are plain text;
+- `name = value`, and a tied shared value: the place the paragraph follows (the nearest block or
+  figure above it) if it shows it; else the one place of the number's section (between its
+  headings) that does, above the number or the next block or figure after it; two places, or
+  one in another section or further below (another graph's `a`): plain text;
+- `∂z/∂y = 1` is y.grad in z's graph: its source's code must name z (not a graph drawn from y);
+- an assertion's number that no name is compared with (`t > 100 * u`, `e < 1e-06`) is a bound:
+  linked only where the prose reads it as one ("below 10⁻⁶", "more than 100 times"), not "100
+  points";
+- a number below its sentence is linked only to the next block or figure (what the sentence
+  leads into), not to one further on;
+- WITHHELD names the few numbers no rule tells from their source's value (a count of 5,000
+  additions beside the chain's sum 5000.0), each with why.
+
 A number that the page computes but whose source is not certain by these rules stays plain text
 (Found.withheld): an unlinked number is honest, a wrong source is not. Quoted numbers in a line
 that quotes names too (`['3', 'a', 'c', '1']`, a graph's labels) are names, not values.
@@ -136,6 +156,9 @@ def sources(text, where, printed_at=None, figures=()):
                             "(write it in the text, or exempt it in scripts/pages/prose.py with a reason)")
             continue
         wanted = reading(text, number)
+        reason = _withheld_by_name(text, page, number)
+        if reason:
+            wanted = Reading("withhold", why=reason)
         source, problem = choose(number, shown, wanted)
         if problem:
             problems.append(f"{at}: {problem}")
@@ -146,21 +169,105 @@ def sources(text, where, printed_at=None, figures=()):
     return Found(blocks, found, problems, withheld)
 
 
+WITHHELD = {  # page -> {phrase: why}: numbers no rule can tell from the value their source prints
+    "02-chain-rule.md": {
+        "6 \\cdot (-2) - 4 = -16": "the exact slope; the only -16 printed is a centered-difference estimate",
+    },
+    "08-pytorch.md": {
+        "The number 0.1 has": "the decimal 0.1 itself; the block prints float32's nearest value, 0.10000000149",
+        "How far from 0.1": "the decimal 0.1 itself; the block prints float32's nearest value, 0.10000000149",
+        "float64 nearest 0.1": "the decimal 0.1 itself; the block prints float32's nearest value, 0.10000000149",
+    },
+    "10-under-the-hood.md": {
+        "adds 5,000 numbers": "a count of additions; 5000.0 is the chain's sum (x.data), which equals it",
+        "chain 5,000 operations": "a depth; 5000.0 is the chain's sum (x.data), which equals it",
+        "5,000 of them": "a count of additions; 5000.0 is the chain's sum (x.data), which equals it",
+        "5,000 levels": "a depth; 5000.0 is the chain's sum (x.data), which equals it",
+        "the 5,000 sums": "a count of nodes; 5000.0 is the chain's sum (x.data), which equals it",
+        "chain of 2,000": "a count of additions; 2000.0 is the chain's sum (x.data), which equals it",
+        "the 2,000 sums, the 2,000 constants": "counts of nodes; 2000.0 is the chain's sum (x.data)",
+    },
+}
+
+
+def _withheld_by_name(text, page, number):
+    """Why WITHHELD keeps `number` plain text (it lies in one of its page's phrases), or None."""
+    for phrase, why in WITHHELD.get(page, {}).items():
+        for match in re.finditer(re.escape(phrase), text):
+            if match.start() <= number.start < match.end():
+                return why
+    return None
+
+
 def choose(number, shown, wanted=None):
     """The Shown that is `number`'s source, by the rules of the module docstring, and None; or
     None and the reason there is none (missing or ambiguous); or None and None: the page shows
-    the value, but no source shows it as what the prose reads it as (`wanted`, a Reading), so
-    the number stays plain text. A source that shows the number with the sign the prose gives
-    it ("$c = 10$": 10.0, not f's −10.0) is taken first."""
+    the value, but no source is certain to show it as what the prose reads it as (`wanted`, a
+    Reading), so the number stays plain text. A source that shows the number with the sign the
+    prose gives it ("$c = 10$": 10.0, not f's −10.0) is taken first."""
     wanted = wanted or Reading("value")
     source, problem = _choose(number, shown, lambda value, labels: True)
     if problem or wanted.kind == "withhold":
         return None, problem
-    # `b = -3` is not a b printed as 3 (another graph's b): a name takes its sign
-    return _choose(number, shown, wanted.accepts, signs=(True,) if wanted.kind == "name" else (True, False))[0], None
+    if wanted.root:  # ∂z/∂y is y.grad in z's graph: not y's own seed in a graph drawn from y
+        shown = [s for s in shown if re.search(rf"(?<![\w.]){re.escape(wanted.root)}(?!\w)", s.code or "")]
+    if wanted.kind == "name":  # `b = -3` is not a b printed as 3 (another graph's b): a name takes its sign
+        return _tied(number, shown, wanted.accepts, wanted.section, signs=(True,)), None
+    if shared(number, shown):  # a 0, 1 or 2, or a value several sources print: which one it is, a word must say
+        return _tied(number, shown, wanted.ties, wanted.section), None
+    return _choose(number, shown, wanted.accepts, below_rule="next")[0], None
 
 
-def _choose(number, shown, accept, signs=(True, False)):
+COMMON = (0.0, 1.0, 2.0)  # |value|s so many outputs print (a seed, a zero gradient, a count) that a value says nothing
+
+
+def shared(number, shown):
+    """The number's value says nothing of where it came from: it is 0, ±1 or ±2, or more than one
+    place of the page (a block, an assertion's block, a figure) prints it."""
+    if any(math.isclose(abs(number.value), v, abs_tol=1e-12) for v in COMMON):
+        return True
+    return len({_place(s) for s in shown if any(_holds(number, v, False) for v in s.values)}) > 1
+
+
+def _place(s):
+    """Where a Shown is on the page: its block (its output and its assertions), or its figure."""
+    return ("figure", s.figure) if s.kind == "figure" else ("block", s.block, s.line)
+
+
+def _tied(number, shown, accept, section=(0, math.inf), signs=(True, False)):
+    """The one source whose value `accept` ties to the prose (a name, or a word before the number),
+    or None. The place the paragraph follows (the nearest block or figure above it) is taken
+    first; else one place that shows it in the number's section (between its headings), above
+    the number or the next one below (a figure drawn after the sentence): not another graph
+    further on; two places: None."""
+    shown = [s for s in shown if section[0] < s.line < section[1]]
+    lines = sorted({s.line for s in shown if s.block is not None or s.kind != "printed"})
+    follows = max((line for line in lines if line < number.line), default=None)
+    after = min((line for line in lines if line > number.line), default=None)
+    for signed in signs:
+        places = {}
+        for s in shown:
+            kept = [(v, names) for v, names in zip(s.values, s.labels)
+                    if _holds(number, v, signed) and accept(v, names)]
+            if kept and (s.block is not None or s.kind != "printed"):
+                places.setdefault(_place(s), []).append(
+                    dataclasses.replace(s, values=[v for v, _ in kept], labels=[n for _, n in kept]))
+        followed = [found for found in places.values() if found[0].line == follows]
+        if len(followed) == 1:
+            return followed[0][-1]
+        if len(places) == 1:
+            (found,) = places.values()
+            return found[-1] if found[0].line < number.line or found[0].line == after else None
+        if places:
+            return None
+    return None
+
+
+def _choose(number, shown, accept, signs=(True, False), below_rule="nearest"):
+    """By the module docstring's rules 1-4. below_rule="next": a source below the number must be the
+    next block or figure after it (what the sentence leads into), not one further on."""
+    after = min((s.line for s in shown if s.line > number.line and (s.block is not None or s.kind != "printed")),
+                default=None)
     for signed in signs:
         holding = []
         for s in shown:
@@ -169,7 +276,8 @@ def _choose(number, shown, accept, signs=(True, False)):
             if kept:
                 holding.append(dataclasses.replace(s, values=[v for v, _ in kept], labels=[n for _, n in kept]))
         above = [s for s in holding if s.line < number.line]
-        below = [s for s in holding if s.line > number.line and (s.block is not None or s.kind != "printed")]
+        below = [s for s in holding if s.line > number.line and (s.block is not None or s.kind != "printed")
+                 and (below_rule == "nearest" or s.line == after)]
         nearest_below = min((s.line for s in below), default=None)
         rules = [
             ("the nearest block above that printed it",
@@ -458,11 +566,14 @@ def _assertions(block, line, source):
                     sides = [compare.left, compare.comparators[0]]
                     for this, other in (sides, sides[::-1]):
                         name = plain_name(ast.unparse(other))
-                        for v in _values(ast.unparse(this)) if name else []:
+                        constant = isinstance(this, ast.Constant) or (  # `x == -12`; not `t > 100 * u`
+                            isinstance(this, ast.UnaryOp) and isinstance(this.operand, ast.Constant))
+                        for v in _values(ast.unparse(this)) if name and constant else []:
                             named.setdefault(v, set()).add(name)
             labels = [Names(named.get(v, ())) for v in values]
             for names in labels:
                 names.code = True  # the assertion's code says what it is, as a doctest's expression does
+                names.bound = not names  # `t > 100 * u`, `e < 1e-06`: a bound, and nothing else
             shown.append(Shown("assertion", block, line, text, text, values, labels=labels))
     return shown
 
@@ -521,22 +632,38 @@ class Reading:
     name: str | None = None
     context: str = ""
     why: str = ""
+    said: frozenset = frozenset()  # the name the prose says right before the number (see _said)
+    root: str | None = None  # ∂z/∂y: z, which the source's code must name
+    section: tuple = (0, math.inf)  # the page lines of the headings around the number
+    bound: bool = False  # the prose reads it as a bound: "below 10⁻⁶", "more than 100 times"
 
     def accepts(self, value, labels):
         if self.kind == "name":
             return self.name in labels
         if self.kind == "withhold":
             return False
+        if getattr(labels, "bound", False):  # an assertion's bound (`t > 100 * u`) is a bound only
+            return self.bound
         if not labels or getattr(labels, "code", False):  # the code that printed it says what it is
             return True
         words = {w.removesuffix("s") for w in re.findall(r"[^\W\d_]\w*", self.context.lower())}
         return any(part.lower().removesuffix("s") in words for label in labels for part in label.split("."))
 
+    def ties(self, value, labels):
+        """A shared value (0, 1, a value several places print) is this one only if the prose names
+        it just as it was shown: `w2.grad` is 0 ties to a 0.0 printed as w2.grad, "the seed is 1"
+        to nothing: a code's expression that is no name (`[v.grad for v in vs]`) ties to nothing."""
+        if getattr(labels, "bound", False):
+            return self.bound
+        return self.kind == "value" and bool(set(labels) & self.said)
+
 
 class Names(frozenset):
-    """The names a value is shown as; code: they are the expression that printed it."""
+    """The names a value is shown as; code: they are the expression that printed it; bound: an
+    assertion's number that no name is compared with (`e < 1e-06`), which is a bound."""
 
     code = False
+    bound = False
 
 
 _SUBSCRIPT = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
@@ -579,6 +706,12 @@ def reading(text, number):
     end = number.math[1] - 1 if number.math else text.find("\n", number.end) % (len(text) + 1)
     before, after = text[start:number.start], text[number.end:end]
     context = spoken(text[line_start:number.start].replace("$", " "))
+    said = _said(text[line_start:number.start])
+    headings = _headings(text)
+    section = (max((h for h in headings if h < number.line), default=0),
+               min((h for h in headings if h > number.line), default=math.inf))
+    bound = bool(re.search(r"(?:below|above|under|over|than|least|most|within|<|>|≤|≥)\s*$", context.rstrip("−- ")))
+    common = {"context": context, "said": said, "section": section, "bound": bound}
     if number.math:
         before = spoken(before) + " " if before.endswith(" ") else spoken(before)
     before = re.sub(r"[-−]\s*$", "", before).rstrip()  # the number's own sign
@@ -590,14 +723,56 @@ def reading(text, number):
         for left in (nearest, first):  # `x₁ = 2`; `f = e·c = −10`: f is the last value of its chain
             name = _named(left)
             if name:
-                return Reading("name", name, context)
+                return Reading("name", name, root=_root(left, name), **common)
         if re.fullmatch(r"[\d\s.+\-−·×*/^()]+", nearest):
-            return Reading("value", context=context)  # the result of arithmetic on numbers: 1 + 2 + 3 = 6
+            return Reading("value", **common)  # the result of arithmetic on numbers: 1 + 2 + 3 = 6
         return Reading("withhold", why=f"the value of {nearest or 'a formula'}, which no output names")
     if number.math and (_OPERATOR_BEFORE.search(before) or _OPERATOR_AFTER.match(after)) and number.decimals is None \
             and number.significant is None:
         return Reading("withhold", why="a constant of a formula")
-    return Reading("value", context=context)
+    return Reading("value", **common)
+
+
+def _headings(text):
+    """The page lines of the Markdown headings of `text` (not a `# comment` inside a code fence)."""
+    found, fence = [], False
+    for k, row in enumerate(text.split("\n"), start=1):
+        if row.lstrip().startswith("```"):
+            fence = not fence
+        elif not fence and re.match(r"#{1,6}\s", row):
+            found.append(k)
+    return found
+
+
+_LINKING = {"is", "was", "are", "were", "be", "still", "now", "equals", "of", "at", "from", "to", "ends", "with",
+            "the", "its"}  # words between a name and its value: "`w2.grad` is still 0", "error of 0.554"
+
+
+def _said(prose):
+    """The name prose says right before a number (past linking words: "`w2.grad` is 0"): code
+    that is a name (`w2.grad`), a formula that is one ($x_2$; $\\partial o/\\partial w_2$ is
+    w2.grad), or a word of two letters or more ("centered"); empty if the nearest is none ("the
+    product $x_2 w_2$ is 0", "`a`, and 3")."""
+    terms = re.findall(r"`[^`]*`|\$[^$]*\$|[^\W\d_]+|[^\w\s`$]", prose)
+    while terms and terms[-1].lower() in _LINKING | {"=", ":", ","}:
+        terms.pop()
+    if not terms:
+        return frozenset()
+    last = terms[-1]
+    if last.startswith("`"):
+        name = plain_name(last.strip("`"))
+    elif last.startswith("$"):
+        name = _named(spoken(last.strip("$")))
+    else:
+        name = last.lower() if len(last) > 1 else None
+    return frozenset({name} - {None})
+
+
+def _root(left, name):
+    """The output a derivative is taken of, when it is not the variable itself: `∂z/∂y` -> "z"."""
+    derivative = _DERIVATIVE.fullmatch(left.replace("(", "").replace(")", ""))
+    top = re.match(r"(?:∂|d)\s*([A-Za-z]\w*)", left.replace("(", "")) if derivative else None
+    return top[1] if top and f"{top[1]}.grad" != name else None
 
 
 def _labelled(code, line):
