@@ -13,8 +13,9 @@
 //
 // When the reader switches to their engine, scripts/reader/calls.py's check_engine reads it (in the
 // page's one Python, python.js) and says whether it is a Value the book can run, in this
-// book's shape or the lecture's; the verdict is kept with a hash of the code, so another page
-// does not ask again. With the switch on and the check passed, engine() gives the code, and
+// book's shape or the lecture's; the verdict is kept with the code it is for (the whole text: a
+// 32-bit hash let a hostile reader's second text, made to collide, reuse the first one's "passed"),
+// so another page does not ask again. With the switch on and the check passed, engine() gives the code, and
 // every caller that runs the reader's code passes it as `engine` (run-blocks.js,
 // stepper-retrace.js, playground.js): Python installs it as micrograd.engine.Value for that
 // Run, and each result says which engine ran it (ranOn()).
@@ -24,7 +25,7 @@
 import { element, loadStylesheet, onEveryPage } from "./shared/dom.js";
 
 const here = import.meta.url;
-export const STORE = "bv-engine"; // localStorage: {use: "yours" | "micrograd", check: {hash, ok, shape, message}}
+export const STORE = "bv-engine"; // localStorage: {use: "yours" | "micrograd", check: {text, ok, shape, message}}
 export const SOURCE = "bv-engine-source"; // localStorage: {name, text}: a file the reader gave
 const PASSED = "bv-engine-passed"; // localStorage: {text}: the code that last passed the whole-engine exercise
 const EXERCISE = "bv-exercise:whole_engine:"; // exercise.js's key for the whole engine's code, + starter hash
@@ -48,12 +49,6 @@ function write(key, value) {
   }
 }
 
-/** A short hash of a text (FNV-1a, 32 bits): which code a kept check was for. */
-export function hash(text) {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(16);
-}
 
 /**
  * The code that passed the whole-engine exercise, if the reader passed it (and did not clear
@@ -102,7 +97,7 @@ export function chosen() {
 /** The kept check of `text`, {ok, shape, message}, or null if it was never checked. */
 export function keptCheck(text) {
   const check = read(STORE)?.check;
-  return check && check.hash === hash(text) ? check : null;
+  return check && check.text === text ? check : null;
 }
 
 /**
@@ -136,8 +131,8 @@ function changed() {
   document.dispatchEvent(new CustomEvent("bv-engine"));
 }
 
-let checking = null; // {hash, promise}: the check under way
-let unanswered = null; // {hash, message}: a check Python could not answer (not kept: asked again)
+let checking = null; // {text, promise}: the check under way
+let unanswered = null; // {text, message}: a check Python could not answer (not kept: asked again)
 
 /**
  * Check the reader's engine with scripts/reader/calls.py's check_engine, unless its verdict is kept:
@@ -145,25 +140,25 @@ let unanswered = null; // {hash, message}: a check Python could not answer (not 
  * not answer (not kept: the next check asks again).
  */
 export function checkEngine(mine, onProgress) {
-  const key = hash(mine.text);
+  const key = mine.text;
   const kept = keptCheck(mine.text);
   if (kept) return Promise.resolve(kept);
-  if (checking?.hash === key) return checking.promise;
+  if (checking?.text === key) return checking.promise;
   const promise = (async () => {
     const { call } = await import("./python/python.js");
     const answer = await call("check_engine", { source: mine.text }, { timeoutMs: CHECK_TIMEOUT_MS, onProgress,
       runningText: "Checking your engine…" });
     if (answer.kind !== "result") {
-      unanswered = { hash: key, message: `Python could not check it: ${answer.message}` };
+      unanswered = { text: key, message: `Python could not check it: ${answer.message}` };
       return { ok: false, message: unanswered.message };
     }
     unanswered = null;
     const { ok, shape, message } = answer.report;
-    const check = { hash: key, ok: Boolean(ok), shape: shape ?? null, message: message ?? null };
-    if (hash(readerEngine()?.text ?? "") === key) write(STORE, { ...(read(STORE) ?? {}), check });
+    const check = { text: key, ok: Boolean(ok), shape: shape ?? null, message: message ?? null };
+    if (readerEngine()?.text === key) write(STORE, { ...(read(STORE) ?? {}), check });
     return check;
-  })().finally(() => { if (checking?.hash === key) checking = null; });
-  checking = { hash: key, promise };
+  })().finally(() => { if (checking?.text === key) checking = null; });
+  checking = { text: key, promise };
   return promise;
 }
 
@@ -178,7 +173,7 @@ export function describe() {
       "exercise, or paste your engine on the Your engine page.";
   }
   const check = keptCheck(mine.text);
-  if (!check && unanswered?.hash === hash(mine.text)) return `Every Run still runs on micrograd: ${unanswered.message}`;
+  if (!check && unanswered?.text === mine.text) return `Every Run still runs on micrograd: ${unanswered.message}`;
   if (!check) return `Checking ${mine.name}…`;
   if (!check.ok) return `Every Run still runs on micrograd: ${mine.name} did not pass its check: ${check.message}`;
   return `Every Run on this site runs on your engine: ${mine.name}, in ${SHAPES[check.shape] ?? check.shape}.`;

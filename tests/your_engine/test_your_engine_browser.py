@@ -399,6 +399,26 @@ def test_a_result_your_engine_changed_says_your_engine_ran_before_it_names_the_p
     page.context.close()
 
 
+# Two engines whose 32-bit FNV-1a hashes are the same (f5fa9e14), found by a hostile reader's
+# audit in about a second: the switch kept a check's verdict under that hash, so the second,
+# with no usable Value, "passed its check" on the first one's verdict.
+USABLE = "from micrograd.engine import Value\n# a178797"
+NO_VALUE = "Value = 1\n# b113110"
+
+
+def test_a_check_is_kept_for_its_own_code_so_another_text_is_checked_again(browser, origin):
+    page = engine_page(browser, origin)
+    for text, said in [(USABLE, "passed its check"), (NO_VALUE, "did not pass")]:
+        page.evaluate("() => { document.querySelector('.bv-map__status').textContent = ''; }")
+        page.get_by_label("Paste your engine").fill(text)
+        page.get_by_role("button", name="Use this code").click()
+        page.wait_for_function("() => /passed its check|did not pass/.test("
+                               "document.querySelector('.bv-map__status').textContent)", timeout=120_000)
+        assert said in page.locator(".bv-map__status").text_content(), (text, said)
+    assert switch(page)["status"].startswith("Every Run still runs on micrograd"), switch(page)
+    page.context.close()
+
+
 def to_the_end(widget):
     for name in ("Next forward step", "Next backward step"):
         button = widget.get_by_role("button", name=name, exact=True)

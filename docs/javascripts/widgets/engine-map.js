@@ -13,7 +13,7 @@
 // Nothing here computes a number: every one comes from the reader's Python.
 
 import { element } from "../shared/dom.js";
-import { checkEngine, chosen, choose, engine, hash, keepFile, keptCheck, readerEngine } from "../engine-switch.js";
+import { checkEngine, chosen, choose, engine, keepFile, keptCheck, readerEngine } from "../engine-switch.js";
 
 const root = new URL("../../", import.meta.url); // the site's root: this file is javascripts/widgets/engine-map.js
 const CHAPTER_TIMEOUT_MS = 60000;
@@ -191,8 +191,8 @@ function makeView(state, source) {
 }
 
 /**
- * What a map is drawn from, kept for the tab's session (sessionStorage, SAVED) with a hash of the
- * engine's code, so a reader who follows a failure's link and comes back finds the map again.
+ * What a map is drawn from, kept for the tab's session (sessionStorage, SAVED) with the engine's
+ * code itself, so a reader who follows a failure's link and comes back finds the map again.
  * Entry: {chapter: {page, title, url}, blocks (blocks.json's blocks, kept where one failed, for
  * Node by node), results (run_blocks' results, each cut to what the map shows), error}.
  */
@@ -208,7 +208,7 @@ function save(source, entries, ms) {
         applies: r.applies }) ?? null };
   });
   try {
-    sessionStorage.setItem(SAVED, JSON.stringify({ hash: hash(source), entries: cut, ms }));
+    sessionStorage.setItem(SAVED, JSON.stringify({ source, entries: cut, ms })); // the map is for this text
   } catch {
     // storage full or off: the map lasts as long as the page
   }
@@ -223,7 +223,7 @@ function restore(state, source) {
       return null; // storage off, or not ours to read
     }
   })();
-  if (!kept || kept.hash !== hash(source)) return false;
+  if (!kept || kept.source !== source) return false;
   const view = makeView(state, source);
   kept.entries.forEach(view.add);
   state.status.textContent = `Your engine's map from earlier in this visit: ${summary(view.end(), kept.ms)} ` +
