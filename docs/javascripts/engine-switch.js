@@ -15,8 +15,8 @@
 // page's one Python, python.js) and says whether it is a Value the book can run, in this
 // book's shape or the lecture's; the verdict is kept with the code it is for (the whole text: a
 // 32-bit hash let a hostile reader's second text, made to collide, reuse the first one's "passed"),
-// so another page does not ask again. With the switch on and the check passed, engine() gives the code, and
-// every caller that runs the reader's code passes it as `engine` (run-blocks.js,
+// so another page does not ask again. With the switch on and the check passed, engine() gives
+// the code, and every caller that runs the reader's code passes it as `engine` (run-blocks.js,
 // stepper-retrace.js, playground.js): Python installs it as micrograd.engine.Value for that
 // Run, and each result says which engine ran it (ranOn()).
 //
@@ -48,7 +48,6 @@ function write(key, value) {
     // storage full or off: the choice lasts as long as the page
   }
 }
-
 
 /**
  * The code that passed the whole-engine exercise, if the reader passed it (and did not clear
@@ -140,8 +139,8 @@ let unanswered = null; // {text, message}: a check Python could not answer (not 
  * not answer (not kept: the next check asks again).
  */
 export function checkEngine(mine, onProgress) {
-  const key = mine.text;
-  const kept = keptCheck(mine.text);
+  const key = mine.text; // what the check is for: the code itself
+  const kept = keptCheck(key);
   if (kept) return Promise.resolve(kept);
   if (checking?.text === key) return checking.promise;
   const promise = (async () => {

@@ -23,6 +23,7 @@ import time
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from scripts import ROOT
 from tests.helpers import foreign, recorded, serve_site
 
 RUN = "document.querySelector('.bv-run').runState"
@@ -221,13 +222,10 @@ for name in ["mask", "filter", "clip-path", "cursor", "marker-start", "mask-imag
     g.node(name, "hello " + name, fontname='Times" ' + name + '="image-set(&apos;' + url + '/' + name + '&apos; 1x)')
 g
 '''
-# Every attribute Graphviz writes (viz.js: ATTRIBUTES), as DOMPurify names them; graph.js and
-# live-figure.js add their own after it.
-DRAWN = {"baseline-shift", "class", "cx", "cy", "d", "fill", "fill-opacity", "font-family", "font-size",
-         "font-style", "font-weight", "fx", "fy", "gradientunits", "gradienttransform", "height", "id",
-         "offset", "points", "r", "rx", "ry", "stop-color", "stop-opacity", "stroke", "stroke-dasharray",
-         "stroke-opacity", "stroke-width", "text-anchor", "text-decoration", "transform", "version",
-         "viewbox", "width", "x", "x1", "x2", "y", "y1", "y2"}
+# Every attribute Graphviz writes, as DOMPurify names them: viz.js's ATTRIBUTES, read from it (graph.js
+# and live-figure.js add their own after it).
+DRAWN = set(re.findall(r'"([\w-]+)"', re.search(r"const ATTRIBUTES = new Set\(\[(.*?)\]\);",
+                                                (ROOT / "docs/javascripts/shared/viz.js").read_text(), re.S)[1]))
 
 
 def test_an_attribute_smuggled_in_through_a_value_graphviz_copies_is_dropped_and_loads_nothing(box, elsewhere):

@@ -234,11 +234,12 @@ function runOnce(request, options) {
     // An exercise: a worker that has run nothing of the reader's (the spare, loading or up).
     let current;
     let afresh = null; // why this Run starts a fresh Python, if it does
+    const readers = readerCode(request); // read once: run_blocks' arguments hold every block's code
     if (fresh) {
       current = spare ?? spawn();
       spare = null;
     } else {
-      if (python?.tainted && !readerCode(request)) { // the page's own code, where the reader's ran
+      if (python?.tainted && !readers) { // the page's own code, where the reader's ran
         endWorker(python);
         afresh = TAINTED;
         // The spare has run nothing of the reader's (and has been loading since the last
@@ -266,7 +267,7 @@ function runOnce(request, options) {
       port.onmessage = null;
       worker.removeEventListener("error", onError);
       signal?.removeEventListener("abort", onAbort);
-      if (readerCode(request)) current.tainted = true;
+      if (readers) current.tainted = true;
       if (fresh) afterExercise(current, { runtimeURL, pythonURL, runtimeBytes });
       const why = restarted ?? afresh;
       resolve(why ? { ...result, restarted: why } : result);
