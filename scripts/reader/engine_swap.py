@@ -100,7 +100,7 @@ def load(source):
     Value = module.__dict__.get("Value")
     if not isinstance(Value, type):
         raise EngineError("your engine defines no class Value" if Value is None else
-                          f"your engine's Value is a {type(Value).__name__}, not a class")
+                          f"your engine's Value is an object of type {type(Value).__name__}, not a class")
     try:
         a, b = Value(2.0), Value(-3.0)
         c = a * b + a

@@ -49,7 +49,7 @@ def test_load_accepts_both_shapes(name, shape):
 @pytest.mark.parametrize("source, message", [
     ("def f(:\n", "does not parse: line 1"),
     ("x = 1\n", "defines no class Value"),
-    ("Value = 3\n", "is a int, not a class"),
+    ("Value = 3\n", "is an object of type int, not a class"),
     ("raise RuntimeError('no')\n", "raised RuntimeError: no"),
     ("class Value:\n    def __init__(self, data): self.data = data\n", r"fails on a \* b \+ a"),
 ])
