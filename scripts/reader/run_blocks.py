@@ -132,7 +132,10 @@ def _result(block, index, name, text, **fields):
     transcript: a doctest block's text, each example's output replaced by
     the actual one, as segments {"text", "output": bool, "same": bool}, with
     "page" (the page's output) where not same, "exception" for an exception
-    the page does not expect, "skipped" for an example the page skips.
+    the page does not expect, "skipped" for an example the page skips. In an
+    edited block, an example whose input or expected output the page does not
+    have is the reader's: its output segment has "edit": true, and where not
+    same, "expected" (what the edit expects) instead of "page".
     """
     result = {"index": index, "line": block["line"], "name": name, "hidden": block["hidden"],
               "kind": block["kind"], "edited": text != block["source"], "figure": block["figure"],
@@ -159,7 +162,7 @@ def _run_block(block, index, edited, namespace, name, numbers=False):
     filename = f"<{name}>"
     linecache.cache[filename] = (len(text), None, text.splitlines(keepends=True), filename)
     if text.startswith(">>>"):  # as Sybil decides: the block's first characters
-        fields = _run_doctest(text, namespace, name, skipped, numbers)
+        fields = _run_doctest(text, namespace, name, skipped, numbers, page_text=block["source"])
     elif 0 in skipped:
         fields = {"status": "skipped"}
     else:
@@ -272,12 +275,21 @@ class _DocTest(doctest.DocTest):
         self.globs = globs  # the page's namespace itself, not a copy (as Sybil does)
 
 
-def _run_doctest(text, namespace, name, skipped, numbers=False):
-    """Each `>>>` example as Sybil runs it; the block's text with the actual outputs in it."""
+def _run_doctest(text, namespace, name, skipped, numbers=False, page_text=None):
+    """Each `>>>` example as Sybil runs it; the block's text with the actual outputs in it.
+    page_text: the page's own text of the block; an example of `text` that it does not have
+    (its input and expected output) is the reader's edit."""
+    parser = doctest.DocTestParser()
     try:
-        examples = doctest.DocTestParser().get_examples(text, name)
+        examples = parser.get_examples(text, name)
     except ValueError as error:  # e.g. a `>>>` line without a space after it
         return {"status": "error", "error": clip(f"ValueError: {error}", "error")}
+    pages = None  # the page's examples, (input, expected output), when the reader edited the block
+    if page_text is not None and page_text != text:
+        try:
+            pages = {(e.source, e.want) for e in parser.get_examples(page_text)}
+        except ValueError:  # the page's block is code whose text only looks like a doctest
+            pages = set()
     runner = _Runner(numbers)
     lines = text.splitlines(keepends=True)
     segments, at = [], 0
@@ -313,7 +325,8 @@ def _run_doctest(text, namespace, name, skipped, numbers=False):
         else:  # an unexpected exception's text is clipped already (_format_exception)
             shown = _indent(outcome["got"] if outcome["exception"] else clip(outcome["got"]), example.indent)
         segments.append(_segment(shown, output=True, same=outcome["same"], page=page,
-                                 exception=outcome["exception"]))
+                                 exception=outcome["exception"],
+                                 edit=pages is not None and (example.source, example.want) not in pages))
         if outcome["exception"]:
             status = "error"
         elif not outcome["same"] and status == "ran":
@@ -325,10 +338,12 @@ def _run_doctest(text, namespace, name, skipped, numbers=False):
     return {"status": status, "transcript": segments}
 
 
-def _segment(text, output=False, same=True, page="", skipped=False, exception=False):
+def _segment(text, output=False, same=True, page="", skipped=False, exception=False, edit=False):
     segment = {"text": text, "output": output, "same": same}
+    if edit:  # the expected output is the reader's edit's, not the page's
+        segment["edit"] = True
     if output and not same:
-        segment["page"] = page
+        segment["expected" if edit else "page"] = page
     if skipped:
         segment["skipped"] = True
     if exception:

@@ -262,6 +262,21 @@ def test_an_edit_replaces_the_pages_text_and_runs_after_the_blocks_before_it():
     assert run_blocks.run(page, 1, {1: ">>> a + 2\n3\n"})[1]["status"] == "ran"
 
 
+def test_an_expected_output_the_reader_wrote_is_theirs_not_the_pages():
+    """A hostile audit: an edited doctest whose expected output was changed showed it as "page:".
+    An example whose input and expected output the page has keeps "page"; one the reader wrote or
+    changed is marked "edit", with what it expects as "expected"."""
+    page = [doctest_block(">>> 2 + 2\n4\n>>> 3 * 3\n9\n")]
+    (result,) = run_blocks.run(page, 0, {0: ">>> 2 + 2\n5\n>>> 3 * 3\n10\n>>> 1 + 1\n2\n"})
+    outputs = [s for s in result["transcript"] if s["output"]]
+    assert outputs == [{"text": "4\n", "output": True, "same": False, "edit": True, "expected": "5\n"},
+                       {"text": "9\n", "output": True, "same": False, "edit": True, "expected": "10\n"},
+                       {"text": "2\n", "output": True, "same": True, "edit": True}]
+    (kept,) = run_blocks.run(page, 0, {0: ">>> 2 + 2\n4\n>>> 3 * 4\n9\n"})  # the first example is the page's
+    assert [(s["same"], s.get("edit", False), s.get("page"), s.get("expected"))
+            for s in kept["transcript"] if s["output"]] == [(True, False, None, None), (False, True, None, "9\n")]
+
+
 def test_what_a_code_block_prints_is_its_output_and_an_error_does_not_stop_the_run():
     results = run_blocks.run([code("print('one')\nx = 1 / 0\n"), code("print('after')\n")], 1)
     assert results[0]["status"] == "error" and results[0]["output"] == "one\n"

@@ -115,9 +115,11 @@ def test_an_edit_changes_the_output_edits_before_it_count_and_reset_restores_it(
     assert result["report"]["results"][first["index"]]["edited"] and mine["edited"]
     assert mine["status"] == "differs"
     output, _, transcript = shown(page, block["n"])
-    assert transcript == ">>> edited_before\n42\npage: 41"
+    # The page has no `edited_before`: 41 is what the reader's edit expects, not the page's output
+    # (a hostile audit: it was shown as "page: 41", with "differ from the page's").
+    assert transcript == ">>> edited_before\n42\nexpected: 41"
     assert page.evaluate(f"n => {RUN}.blocks[n - 1].output.querySelector('mark').textContent", block["n"]) == "42\n"
-    assert "1 of 1 results differ from the page's" in output
+    assert "1 of 1 results differ from the output your edit expects: marked, with it after “expected:”." in output
     for n in (block["n"], first["n"]):
         page.locator(".bv-run-bar").nth(n - 1).locator(".bv-run-reset").click()
     assert page.evaluate(f"n => {RUN}.blocks[n - 1].editor.getCode()", block["n"]) == block["source"].rstrip("\n")

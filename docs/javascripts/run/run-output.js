@@ -143,8 +143,10 @@ function versions(page, report) {
 function transcript(r, versionNote) {
   const pieces = [];
   let differs = 0;
+  let differsFromEdit = 0; // of them, examples whose expected output is the reader's edit's, not the page's
   let results = 0;
   let skipped = 0;
+  let yours = false; // an example that ran expects what the reader's edit says, not what the page shows
   for (const segment of r.transcript) {
     if (!segment.output) {
       pieces.push(segment.text);
@@ -154,14 +156,20 @@ function transcript(r, versionNote) {
       pieces.push(element("span", { class: "bv-run-skipped", text: segment.text }));
     } else {
       results += 1;
+      if (segment.edit) yours = true;
       if (segment.same) {
         pieces.push(segment.text);
         continue;
       }
       differs += 1;
+      // What was expected: the page's output, or, for an example the reader wrote or changed, theirs.
+      const [label, text] = segment.edit ? ["expected", segment.expected] : ["page", segment.page];
+      const expected = text.trim() ? text : "(nothing)"; // an example that expects no output
+      if (segment.edit) differsFromEdit += 1;
       const got = segment.text.endsWith("\n") ? segment.text : `${segment.text}\n`;
+      const indent = " ".repeat(label.length + 2);
       pieces.push(element("mark", { class: "bv-run-differs", text: got }),
-        element("span", { class: "bv-run-page", text: `page: ${segment.page.trimEnd().replace(/\n/g, "\n      ")}\n` }));
+        element("span", { class: "bv-run-page", text: `${label}: ${expected.trimEnd().replace(/\n/g, `\n${indent}`)}\n` }));
     }
   }
   const last = pieces.length - 1;
@@ -171,13 +179,19 @@ function transcript(r, versionNote) {
   const ran = results - skipped;
   const skips = skipped ? ` ${skipped} of its ${results} examples did not run: the page skips ` +
     `${skipped === 1 ? "it" : "them"}${r.skip?.reason ? ` (${r.skip.reason})` : ""}.` : "";
+  const against = !differsFromEdit
+    ? "differ from the page's: marked, with the page's after \u201cpage:\u201d."
+    : differsFromEdit === differs
+      ? "differ from the output your edit expects: marked, with it after \u201cexpected:\u201d."
+      : "differ: marked, with the page's output after \u201cpage:\u201d and the one your edit expects " +
+        "after \u201cexpected:\u201d.";
+  const shows = yours ? "it expects" : "the page shows"; // an edited block's expected outputs may be the reader's
   const summary = differs
-    ? paragraph("bv-run-fail", `${differs} of ${ran} results differ from the page's: marked, with the ` +
-      `page's after \u201cpage:\u201d.${skips}${versionNote}`)
+    ? paragraph("bv-run-fail", `${differs} of ${ran} results ${against}${skips}${versionNote}`)
     : paragraph("bv-run-pass", (r.edited ? "Your edited block ran: " : "") + (!skipped
-      ? (r.edited ? "every result is the one the page shows." : "Same results as the page.")
+      ? (r.edited ? `every result is the one ${shows}.` : "Same results as the page.")
       : `${r.edited ? "the" : "The"} ${ran === 1 ? "example that ran gives the result" : `${ran} examples that ran ` +
-        "give the results"} the page shows.`) + skips);
+        "give the results"} ${shows}.`) + skips);
   return [summary, element("pre", { class: "bv-run-out" }, element("code", {}, ...pieces))];
 }
 

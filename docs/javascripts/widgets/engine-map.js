@@ -349,7 +349,7 @@ function outputs(result) {
         const before = result.transcript.slice(0, at).reverse().find((p) => !p.output);
         return before ? `${before.text.trimEnd().split("\n").slice(-1)[0]}\n` : "";
       };
-      return [wrong.map((s) => `${source(s)}${s.page.trimEnd()}`).join("\n"),
+      return [wrong.map((s) => `${source(s)}${(s.page ?? s.expected).trimEnd()}`).join("\n"),
         wrong.map((s) => `${source(s)}${s.text.trimEnd()}`).join("\n")];
     }
   }
