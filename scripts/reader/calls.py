@@ -15,14 +15,18 @@ answer is cut into prints.
 
 An answer {"ok": false, "error"} is the page's mistake (a function that does not exist,
 arguments it does not take), never the reader's: what the reader's code does, errors
-included, is in the value each function returns. Stdlib and micrograd only: this module runs
-in Pyodide and in CPython (tests/python/test_calls.py).
+included, is in the value each function returns. An error raised while the function ran that
+its runners did not catch (the reader's engine, which passed its check, failing when it runs)
+is neither: {"ok": false, "raised": true, "error"}, the error as the page shows it. Stdlib and
+micrograd only: this module runs in Pyodide and in CPython (tests/python/test_calls.py).
 """
 
+import inspect
 import json
 
 from scripts.reader.exercise_runner import run_dict
 from scripts.reader.playground import run as run_playground
+from scripts.reader.reader_code import describe
 from scripts.reader.run_blocks import report
 from scripts.reader.stepper_trace import live
 from scripts.reader.your_engine import EngineError, diagnose, load, shape
@@ -31,8 +35,8 @@ from scripts.reader.your_engine import EngineError, diagnose, load, shape
 def _run_blocks(blocks, upto, edits=None, engine=None, on_block=None):
     """A chapter's blocks 0 to `upto` (blocks: its blocks.json's "blocks"), as pytest runs them.
     engine: None, or the reader's engine source: its Value runs them, and each result has
-    "applies" (scripts/reader/your_engine.py). A source without a usable Value is the page's mistake
-    (it asks check_engine first): an error answer."""
+    "applies" (scripts/reader/your_engine.py). A source without a usable Value raises EngineError
+    (the page asks check_engine first; an engine can still change its mind)."""
     if engine is None:
         return report(blocks, int(upto), edits or {}, on_block)
     return report(blocks, int(upto), edits or {}, on_block, engine)
@@ -76,12 +80,12 @@ FUNCTIONS = {"run_blocks": _run_blocks, "run_exercise": _run_exercise, "trace_st
              "playground": _playground, "check_engine": _check_engine, "diagnose": _diagnose}
 
 
-def call(fn, args, on_block=None):
-    """FUNCTIONS[fn](**args): the value, a dict that json.dumps takes.
+def request(fn, args, on_block=None):
+    """The function a call names and the arguments it gets: (function, {name: value}).
 
     on_block(index), for run_blocks: called before each block runs (the worker reports it).
     Raises LookupError for a function that does not exist, TypeError for arguments it does
-    not take.
+    not take: the page's mistakes, found before anything runs.
     """
     if fn not in FUNCTIONS:
         raise LookupError(f"no function named {fn!r}: the page calls {', '.join(FUNCTIONS)}")
@@ -89,13 +93,27 @@ def call(fn, args, on_block=None):
         raise TypeError(f"{fn}: the arguments are a JSON object, not {type(args).__name__}")
     if fn == "run_blocks":
         args = {**args, "on_block": on_block}
-    return FUNCTIONS[fn](**args)
+    inspect.signature(FUNCTIONS[fn]).bind(**args)  # TypeError: an argument it does not take, or lacks
+    return FUNCTIONS[fn], args
+
+
+def call(fn, args, on_block=None):
+    """FUNCTIONS[fn](**args): the value, a dict that json.dumps takes. Raises as request() does,
+    and whatever the function raises."""
+    function, arguments = request(fn, args, on_block)
+    return function(**arguments)
 
 
 def call_json(fn, args_json, on_block=None):
-    """call() with JSON in and out: '{"ok": true, "value": ...}' or '{"ok": false, "error": "..."}'."""
+    """call() with JSON in and out: '{"ok": true, "value": ...}'; '{"ok": false, "error": "..."}'
+    for a request the page should not have made; '{"ok": false, "raised": true, "error": "..."}'
+    for an error raised while the function ran (the reader's code, not the request)."""
     try:
-        value = call(fn, json.loads(args_json), on_block)
+        function, arguments = request(fn, json.loads(args_json), on_block)
     except (LookupError, TypeError, ValueError) as error:  # the page's request, not the reader's code
         return json.dumps({"ok": False, "error": f"{type(error).__name__}: {error}"})
+    try:
+        value = function(**arguments)
+    except Exception as error:  # what the runners did not catch: the reader's engine failing as it runs
+        return json.dumps({"ok": False, "raised": True, "error": describe(error)}, ensure_ascii=False)
     return json.dumps({"ok": True, "value": value}, ensure_ascii=False)

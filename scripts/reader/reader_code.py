@@ -126,23 +126,31 @@ def take_graphs_apart(objects):
         if id(obj) in seen or isinstance(obj, _NOT_GRAPHS):
             continue
         seen.add(id(obj))
-        if isinstance(obj, (list, tuple, set, frozenset)):
-            stack.extend(obj)
-        elif isinstance(obj, dict):
-            stack.extend(obj.values())
-        elif _graph_object(obj):
-            stack.extend(getattr(obj, "__dict__", {}).values())
-            for name in _slots(type(obj)):
-                try:
-                    stack.append(getattr(obj, name))
-                except AttributeError:  # a slot never set
-                    pass
-            for name, empty in (("_prev", ()), ("_backward", None)):
-                try:
-                    if hasattr(obj, name):  # micrograd's _prev is a property that sets _x, _y
-                        setattr(obj, name, empty)
-                except Exception:  # a class of the reader's that refuses: nothing more to do
-                    pass
+        try:
+            _take_apart(obj, stack)
+        except Exception:  # an object of the reader's whose parts refuse to be read: left as it is
+            pass
+
+
+def _take_apart(obj, stack):
+    """Put obj's parts on stack and, for a graph node, empty its parents."""
+    if isinstance(obj, (list, tuple, set, frozenset)):
+        stack.extend(obj)
+    elif isinstance(obj, dict):
+        stack.extend(obj.values())
+    elif _graph_object(obj):
+        stack.extend(getattr(obj, "__dict__", {}).values())
+        for name in _slots(type(obj)):
+            try:
+                stack.append(getattr(obj, name))
+            except AttributeError:  # a slot never set
+                pass
+        for name, empty in (("_prev", ()), ("_backward", None)):
+            try:
+                if hasattr(obj, name):  # micrograd's _prev is a property that sets _x, _y
+                    setattr(obj, name, empty)
+            except Exception:  # a class of the reader's that refuses: nothing more to do
+                pass
 
 
 _NOT_GRAPHS = (type, types.ModuleType, types.FunctionType, str, bytes, int, float, complex, type(None))

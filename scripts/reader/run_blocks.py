@@ -221,17 +221,21 @@ def _run_code(text, namespace, filename):
                                                        f"micrograd, not {module}."),
                         "error": describe(error)}
             return {"status": "error", "output": clip(output.getvalue()), "error": _format_exception(error)}
-    dot = _dot(value)
-    narrow = _dot(value.redraw("TB")) if dot and callable(getattr(value, "redraw", None)) else None
+    try:  # the last value may be the reader's object, whose source or redraw may raise
+        dot = _dot(value)
+        narrow = _dot(value.redraw("TB")) if dot and callable(getattr(value, "redraw", None)) else None
+    except Exception as error:
+        return {"status": "error", "output": clip(output.getvalue()), "error": _format_exception(error)}
     return {"status": "ran", "output": clip(output.getvalue()), "dot": dot, "dot_narrow": narrow}
 
 
 def _dot(value):
-    """The DOT source of a Graphviz graph (what draw_dot returns), if not too big to draw; else None."""
+    """The DOT source of a Graphviz graph (what draw_dot returns), if a str not too big to draw;
+    else None."""
     if type(value).__module__.split(".")[0] != "graphviz":
         return None
     source = value.source
-    return source if len(source) <= MAX_DOT else None
+    return source if isinstance(source, str) and len(source) <= MAX_DOT else None
 
 
 class _Checker(doctest.OutputChecker):

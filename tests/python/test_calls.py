@@ -67,6 +67,30 @@ def test_a_call_the_page_gets_wrong_is_an_error_not_a_crash(fn, args, error):
     assert got["ok"] is False and got["error"].startswith(error), got
 
 
+def test_an_error_the_readers_code_raises_is_never_the_pages_request():
+    """A hostile audit: errors of the reader's code that escaped a runner were answered as the page's
+    mistake ("The page asked Python for what it does not do"). A graph object of the reader's whose
+    source raises, or whose __dict__ refuses to be read when the namespace is taken apart, is the
+    block's error or nothing, with the block's output kept; an engine whose Value is gone by the time
+    the Run starts (it passed its check before) is an error raised while the call ran."""
+    block = {"line": 1, "kind": "code", "hidden": False, "skip": None, "figure": False, "source": "1\n"}
+    edits = {"0": "class G:\n    __module__ = 'graphviz'\n    @property\n    def source(self):\n"
+                  "        raise KeyError('my own bug')\nprint('block ran')\nG()\n"}
+    got = answer("run_blocks", {"blocks": [block], "upto": 0, "edits": edits})
+    (result,) = got["value"]["results"]
+    assert got["ok"] and (result["status"], result["output"]) == ("error", "block ran\n"), got
+    assert result["error"].endswith("KeyError: 'my own bug'")
+
+    edits = {"0": "class Odd:\n    __module__ = 'micrograd.odd'\n    @property\n    def __dict__(self):\n"
+                  "        raise TypeError('my own bug')\nodd = Odd()\nprint('block ran')\n"}
+    got = answer("run_blocks", {"blocks": [block], "upto": 0, "edits": edits})
+    assert got["ok"] and got["value"]["results"][0]["output"] == "block ran\n", got
+
+    got = answer("run_blocks", {"blocks": [block], "upto": 0, "edits": {}, "engine": "Value = 1\n"})
+    assert got == {"ok": False, "raised": True,
+                   "error": "EngineError: your engine's Value is an object of type int, not a class"}, got
+
+
 def test_nothing_composes_python_source_or_a_made_up_block_in_javascript():
     """Issue 26, item 2: the stepper wrote Python in JavaScript and cut JSON into prints; the
     playground sent a block of kind "playground". Both call a function now."""

@@ -399,6 +399,42 @@ def test_a_result_your_engine_changed_says_your_engine_ran_before_it_names_the_p
     page.context.close()
 
 
+# An engine that passes its check and has no Value when a Run uses it (a hostile audit's; a flaky
+# engine does the same): it has a Value only while check_engine runs it.
+FLIPS = """import sys
+def _on_stack(name):
+    f = sys._getframe()
+    while f is not None:
+        if f.f_code.co_name == name:
+            return True
+        f = f.f_back
+    return False
+if _on_stack("_check_engine"):
+    from micrograd.engine import Value
+else:
+    Value = 1
+"""
+
+
+def test_an_engine_that_fails_after_its_check_stops_the_run_without_blaming_the_page(browser, origin):
+    """Before, the Run said "The page asked Python for what it does not do: EngineError: …"."""
+    page = engine_page(browser, origin)
+    page.get_by_label("Paste your engine").fill(FLIPS)
+    page.get_by_role("button", name="Use this code").click()
+    page.wait_for_function("() => /passed its check|did not pass/.test("
+                           "document.querySelector('.bv-map__status').textContent)", timeout=120_000)
+    assert "passed its check" in page.locator(".bv-map__status").text_content()
+    page.goto(origin + "/01-computational-graphs/")
+    page.wait_for_function(f"() => {RUN}")
+    page.evaluate(f"() => {{ const b = {RUN}.blocks[0]; b.result = null; b.run.click(); }}")
+    page.wait_for_function(f"() => {{ const b = {RUN}.blocks[0]; return !b.running && b.result; }}", timeout=120_000)
+    shown = page.evaluate(f"() => {RUN}.blocks[0].output.textContent + {RUN}.blocks[0].progress.textContent")
+    assert "This Run stopped on an error: EngineError: your engine's Value is an object of type int, " \
+           "not a class" in shown, shown
+    assert "The page asked" not in shown
+    page.context.close()
+
+
 # Two engines whose 32-bit FNV-1a hashes are the same (f5fa9e14), found by a hostile reader's
 # audit in about a second: the switch kept a check's verdict under that hash, so the second,
 # with no usable Value, "passed its check" on the first one's verdict.

@@ -156,6 +156,9 @@ async function run(data) {
   try {
     const answer = JSON.parse(python(data.fn, data.args, onBlock));
     if (answer.ok) post({ type: "result", id, value: answer.value, runMs: performance.now() - t1 });
+    // An error raised while the function ran, which its runners did not catch (the reader's
+    // engine failing after its check passed): the Run's, not the page's request.
+    else if (answer.raised) post({ type: "error", id, fatal: false, block, message: `This Run stopped on an error: ${answer.error}` });
     else post({ type: "error", id, fatal: false, message: `The page asked Python for what it does not do: ${answer.error}` });
   } catch (error) {
     // call_json reports everything the reader's code does; reaching here means Python itself
