@@ -55,10 +55,10 @@ _DOCTEST_FILE = re.compile(r"<doctest (.+?)\[0\]>")
 # site serves Pyodide's core runtime from npm, and nothing it may reach serves these packages
 # built for the browser.)
 UNAVAILABLE = {
-    "matplotlib": "Python in your browser has no matplotlib, so this block runs only on your own "
-                  "machine (pytest, or the page's notebook).",
-    "numpy": "Python in your browser has no NumPy, so this block runs only on your own machine "
-             "(pytest, or the page's notebook).",
+    "matplotlib": "Python in your browser has no matplotlib, so this block runs in full only on your "
+                  "own machine (pytest, or the page's notebook).",
+    "numpy": "Python in your browser has no NumPy, so this block runs in full only on your own "
+             "machine (pytest, or the page's notebook).",
     "torch": "PyTorch does not run in your browser's Python: there is no PyTorch for WebAssembly.",
 }
 MAX_DOT = 200_000  # characters of DOT source the page will draw (a graph of about 1,000 nodes)
@@ -219,7 +219,7 @@ def _run_code(text, namespace, filename):
                 return {"status": "unavailable", "output": clip(output.getvalue()), "module": module,
                         "why": UNAVAILABLE.get(module, f"Python in your browser has the standard library and "
                                                        f"micrograd, not {module}."),
-                        "error": describe(error)}
+                        "error": describe(error), "stopped": _stopped(error, text, filename, tree)}
             return {"status": "error", "output": clip(output.getvalue()), "error": _format_exception(error)}
     try:  # the last value may be the reader's object, whose source or redraw may raise
         dot = _dot(value)
@@ -227,6 +227,16 @@ def _run_code(text, namespace, filename):
     except Exception as error:
         return {"status": "error", "output": clip(output.getvalue()), "error": _format_exception(error)}
     return {"status": "ran", "output": clip(output.getvalue()), "dot": dot, "dot_narrow": narrow}
+
+
+def _stopped(error, text, filename, tree):
+    """Where a block stopped, when lines of it ran before: {"line": the line of the block (from
+    1) whose statement raised, "code": that line}; None when it stopped at its first statement."""
+    lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if frame.filename == filename]
+    first = min((node.lineno for node in ast.walk(tree) if isinstance(node, ast.stmt)), default=None)
+    if not lines or first is None or lines[0] <= first:
+        return None
+    return {"line": lines[0], "code": clip(text.splitlines()[lines[0] - 1].strip(), "code")}
 
 
 def _dot(value):

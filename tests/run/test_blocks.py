@@ -353,7 +353,12 @@ def test_a_block_that_needs_a_missing_package_says_why_in_one_line_and_does_not_
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # as in Pyodide: no matplotlib
     (plot,) = run_blocks.run([code("import matplotlib.pyplot as plt\nplt\n", figure=True)], 0)
     assert plot["why"] == run_blocks.UNAVAILABLE["matplotlib"] and "\n" not in plot["why"]
-    assert plot["why"].startswith("Python in your browser has no matplotlib, so this block runs only on your own")
+    assert plot["why"].startswith("Python in your browser has no matplotlib, so this block runs in full only on ")
+    assert plot["stopped"] is None  # it stopped at its first line: nothing of it ran
+    # Lines before the import ran, and what they printed is kept (a new reader's audit: "Not run")
+    (part,) = run_blocks.run([code("xs = [1, 2]\nprint('computed')\n\nimport matplotlib.pyplot as plt\nplt\n")], 0)
+    assert (part["status"], part["output"]) == ("unavailable", "computed\n")
+    assert part["stopped"] == {"line": 4, "code": "import matplotlib.pyplot as plt"}
 
 
 def test_a_conditional_skip_is_decided_in_the_readers_namespace(demo):

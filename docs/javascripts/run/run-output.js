@@ -58,8 +58,14 @@ export function show(state, result) {
     return;
   }
   if (mine.status === "unavailable") { // a package the browser lacks: why, in one line (run_blocks.py)
-    output.append(paragraph("bv-run-note", `Not run in your browser: ${mine.why}` + (mine.figure
+    // Lines before the import may have run (and printed): a new reader's audit saw "Not run" for
+    // a block whose first lines computed what the next block printed.
+    const stop = mine.stopped;
+    output.append(paragraph("bv-run-note", (stop
+      ? `Ran in your browser up to line ${stop.line}, \u201c${stop.code}\u201d, and stopped there: `
+      : "Not run in your browser: ") + mine.why + (mine.figure
       ? " The figure below was drawn when the site was built, from the page's code." : "")));
+    if (stop && mine.output) output.append(pre("bv-run-out", mine.output.replace(/\n$/, "")));
     return;
   }
   if (mine.kind === "doctest") output.append(...transcript(mine, versionNote));
@@ -79,7 +85,9 @@ export function show(state, result) {
   }
 }
 
-const didNotRun = (r) => r.status === "skipped" || r.status === "unavailable";
+// A block that stopped at an import the browser lacks, after lines of it ran, ran in part.
+const ranInPart = (r) => r.status === "unavailable" && Boolean(r.stopped);
+const didNotRun = (r) => r.status === "skipped" || (r.status === "unavailable" && !r.stopped);
 const blocks = (ns) => ns.length === 1 ? `${ns[0]}` : `${ns.slice(0, -1).join(", ")} and ${ns[ns.length - 1]}`;
 
 /**
@@ -90,14 +98,19 @@ const blocks = (ns) => ns.length === 1 ? `${ns[0]}` : `${ns.slice(0, -1).join(",
 function ranLine(state, results, ms) {
   const number = (r) => state.page.blocks.find((b) => b.index === r.index)?.n;
   const shown = results.filter((r) => !r.hidden && number(r) != null);
-  const ran = shown.filter((r) => !didNotRun(r)).map(number);
+  const ran = shown.filter((r) => !didNotRun(r) && !ranInPart(r)).map(number);
   const not = shown.filter(didNotRun).map(number);
+  const part = shown.filter(ranInPart).map(number);
   const hidden = results.some((r) => r.hidden && r.kind !== "clear-namespace" && didNotRun(r))
     ? " A hidden setup block did not run either." : "";
   const time = seconds(ms);
-  if (!not.length) return (state.n === 1 ? "This block" : `Blocks 1 to ${state.n}`) + ` ran in ${time}.` + hidden;
-  const them = `${not.length === 1 ? "block" : "blocks"} ${blocks(not)} did not run.`;
-  if (!ran.length) return `Nothing ran (${time}); ${them}${hidden}`;
+  if (!not.length && !part.length) {
+    return (state.n === 1 ? "This block" : `Blocks 1 to ${state.n}`) + ` ran in ${time}.` + hidden;
+  }
+  const them = [part.length ? `${part.length === 1 ? "block" : "blocks"} ${blocks(part)} ran in part` : "",
+    not.length ? `${not.length === 1 ? "block" : "blocks"} ${blocks(not)} did not run` : ""]
+    .filter(Boolean).join("; ") + ".";
+  if (!ran.length) return `${part.length ? "Nothing ran in full" : "Nothing ran"} (${time}); ${them}${hidden}`;
   const from1 = ran.every((n, i) => n === i + 1) && ran.length > 1;
   return `${from1 ? `Blocks 1 to ${ran.length}` : `${ran.length === 1 ? "Block" : "Blocks"} ${blocks(ran)}`} ` +
     `ran in ${time}; ${them}${hidden}`;
