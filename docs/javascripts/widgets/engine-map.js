@@ -6,8 +6,8 @@
 // chapters progress.json lists; scripts/pages/blocks.py: runnable) on it, one call of run_blocks per
 // chapter with `engine`. The map then says, chapter by chapter, how many blocks passed, failed,
 // did not apply (each result's "applies": what of micrograd's internals the block reads, found
-// by Python from its code), or did not run in the browser at all (the page skips it, or it needs
-// a package the browser lacks). Each failure links to its block on its page and shows the
+// by Python from its code), or were not run in full in the browser (the page skips it, or it
+// needs a package the browser lacks: it stops at that import). Each failure links to its block on its page and shows the
 // page's output beside the reader's; "Node by node" calls diagnose and draws the block's graph
 // with the first node whose grad differs lit, both numbers on it and the likely cause named.
 // Nothing here computes a number: every one comes from the reader's Python.
@@ -154,7 +154,7 @@ function makeView(state, source) {
   state.map.replaceChildren(element("div", { class: "bv-map__table" }, element("table", {},
     element("caption", { text: "The book on your engine: a chapter's blocks that run in your browser" }),
     element("thead", {}, element("tr", {}, ...["Chapter", "passed", "failed", "not applicable",
-      "did not run"].map((h) => element("th", { scope: "col", text: h })),
+      "not run in full"].map((h) => element("th", { scope: "col", text: h })),
       element("th", { scope: "col", class: "bv-map__glance", text: "at a glance" }))),
     table)), failures, notApplicable);
   state.chapters = [];
