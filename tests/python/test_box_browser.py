@@ -407,7 +407,8 @@ def test_a_drawing_too_large_for_the_page_is_refused_in_its_worker_and_the_page_
     """A hostile reader's audit: 48 characters of DOT gave 17 MB of SVG, which the page parsed,
     cleaned and parsed again on its main thread, frozen for 9 s (Stop out of reach)."""
     n = box.block
-    run_code(box, 'import graphviz\ng = graphviz.Digraph()\ng.node("a", peripheries="200000")\ng\n')
+    # 20,000 lines of label: 140,000 characters of DOT, 2.6 million of SVG
+    run_code(box, 'import graphviz\ng = graphviz.Digraph()\ng.node("a", label="xxxxx\\\\n" * 20000)\ng\n')
     gaps = box.evaluate("""() => new Promise((resolve) => {  // the longest the page went without a timer
         let last = performance.now(), worst = 0;
         const tick = setInterval(() => { const now = performance.now(); worst = Math.max(worst, now - last);
@@ -420,3 +421,26 @@ def test_a_drawing_too_large_for_the_page_is_refused_in_its_worker_and_the_page_
                         r"characters, more than the page shows \(2\.0 million characters\): a graph this large "
                         r"draws on your own machine\.\)\.", note), note
     assert gaps < 1000, f"the page went {gaps:.0f} ms without running a timer"
+
+
+def test_a_node_with_rings_enough_to_crash_the_tab_is_refused_before_graphviz_draws_it(box):
+    """A hostile reader's audit: four lines (a node with peripheries=2147483647) overflowed
+    Graphviz's sizes and took the browser tab down ("Target crashed") 3 to 5 s after the Run,
+    before the SVG limit or the time limit could act; 2e7 to 2^30 gave "Program terminated with
+    exit(1)". The worker reads the DOT as Graphviz's lexer does, so a comment, a join of quoted
+    strings or a label that holds "//" hides nothing; the next drawing draws."""
+    n = box.block
+    crashed = []
+    box.on("crash", lambda _page: crashed.append(True))
+    for dot in ['digraph { a [peripheries=2147483647] }',
+                'digraph { a [label="//" "periph" + "eries" /* ring */ = "2147" + "483647"] }']:
+        run_code(box, f"import graphviz\ngraphviz.Source({dot!r})\n")
+        box.wait_for_function(f"n => ({NOTE})(n).startsWith('Your figure could not be drawn')", arg=n,
+                              timeout=60_000)
+        note = box.evaluate(NOTE, n)
+        assert note == ("Your figure could not be drawn (Graphviz was not asked to draw it: peripheries=2147483647 "
+                        "is more than 10,000, which takes more memory than a page has (it can close the browser "
+                        "tab).)."), note
+    run_code(box, 'import graphviz\ngraphviz.Source("digraph { a [peripheries=2] }")\n')
+    box.wait_for_function(f"n => ({FIGURE})(n)?.querySelectorAll('ellipse').length === 2", arg=n, timeout=60_000)
+    assert not crashed

@@ -15,6 +15,62 @@ let viz = null; // Promise of Viz, loaded once per worker
 // (a hostile reader's audit). Measured here, before any of it reaches the page.
 const MAX_SVG_CHARACTERS = 2_000_000;
 
+// Attributes whose value multiplies what Graphviz allocates before it writes a character: a node
+// with peripheries=2147483647 overflows Graphviz's sizes and takes the browser tab down before
+// the SVG limit or the time limit can act (a hostile reader's audit; 20,000 rings already make
+// 1.7 million characters of SVG). The book's figures use 1 or 2.
+const LIMITS = { peripheries: 10_000, sides: 10_000 };
+
+/**
+ * The attribute assignments `name = value` of a DOT text whose value, as Graphviz reads an int
+ * (strtol), is over LIMITS, as "peripheries=2147483647" texts. Read as Graphviz's own lexer reads
+ * DOT (lib/cgraph/scan.l), so nothing hides one from it: comments, `#` lines, quoted strings
+ * (with \" and a backslash-newline inside, and "a" + "b" joined), HTML strings <...>, plain IDs.
+ * @param {string} dot
+ * @returns {string[]}
+ */
+export function overLimits(dot) {
+  const tokens = []; // {id: string, quoted?: boolean} | {op: string}
+  let at = 0;
+  while (at < dot.length) {
+    const rest = dot.slice(at, at + 2);
+    if (/\s/.test(dot[at])) at += 1;
+    else if (rest === "/*") at = dot.indexOf("*/", at + 2) < 0 ? dot.length : dot.indexOf("*/", at + 2) + 2;
+    else if (rest === "//" || (dot[at] === "#" && (at === 0 || dot[at - 1] === "\n"))) {
+      at = dot.indexOf("\n", at) < 0 ? dot.length : dot.indexOf("\n", at);
+    } else if (dot[at] === '"') {
+      let value = "";
+      for (at += 1; at < dot.length && dot[at] !== '"'; at += 1) {
+        if (dot[at] === "\\" && dot[at + 1] === '"') value += dot[++at];
+        else if (dot[at] === "\\" && dot[at + 1] === "\n") at += 1; // a line continued: both go
+        else value += dot[at];
+      }
+      at += 1;
+      const before = tokens.length >= 2 && tokens[tokens.length - 1].op === "+" && tokens[tokens.length - 2];
+      if (before?.quoted) { tokens.pop(); before.id += value; } else tokens.push({ id: value, quoted: true });
+    } else if (dot[at] === "<") {
+      let depth = 0;
+      const start = at;
+      do { depth += dot[at] === "<" ? 1 : dot[at] === ">" ? -1 : 0; at += 1; } while (depth > 0 && at < dot.length);
+      tokens.push({ id: dot.slice(start + 1, at - 1) });
+    } else {
+      const word = /^(?:[A-Za-z_\u0080-\uffff][\w\u0080-\uffff]*|-?(?:\.\d+|\d+(?:\.\d*)?))/.exec(dot.slice(at, at + 400));
+      if (word) tokens.push({ id: word[0] });
+      else tokens.push({ op: dot[at] });
+      at += word ? word[0].length : 1;
+    }
+  }
+  const over = [];
+  tokens.forEach((token, i) => {
+    const limit = Object.hasOwn(LIMITS, token.id) ? LIMITS[token.id] : null;
+    const value = tokens[i + 2]?.id;
+    if (limit === null || tokens[i + 1]?.op !== "=" || value === undefined) return;
+    const number = /^\s*[+-]?\d+/.exec(value);
+    if (number && Math.abs(Number(number[0])) > limit) over.push(`${token.id}=${number[0].trim()}`);
+  });
+  return over;
+}
+
 self.addEventListener("message", async ({ data: { id, dot, module } }) => {
   let graphviz;
   try {
@@ -26,6 +82,13 @@ self.addEventListener("message", async ({ data: { id, dot, module } }) => {
     return;
   }
   self.postMessage({ id, type: "started" });
+  const over = overLimits(dot);
+  if (over.length) {
+    self.postMessage({ id, type: "error", message: `Graphviz was not asked to draw it: ${over[0]} is more than ` +
+      `${LIMITS[over[0].split("=")[0]].toLocaleString("en")}, which takes more memory than a page has ` +
+      "(it can close the browser tab)." });
+    return;
+  }
   try {
     const result = graphviz.render(dot, { format: "svg", engine: "dot" });
     if (result.status === "success" && result.output.length > MAX_SVG_CHARACTERS) {
