@@ -93,10 +93,16 @@ export function chosen() {
   return read(STORE)?.use === "yours";
 }
 
+// The last check made while this module lives (across instant navigation), kept here too: where
+// storage refuses it (full, or off), the verdict still holds for this visit, and the switch does
+// not say "Checking…" for a check that has ended (a hostile audit filled the storage).
+let checkedHere = null;
+
 /** The kept check of `text`, {ok, shape, message}, or null if it was never checked. */
 export function keptCheck(text) {
   const check = read(STORE)?.check;
-  return check && check.text === text ? check : null;
+  if (check && check.text === text) return check;
+  return checkedHere?.text === text ? checkedHere : null;
 }
 
 /**
@@ -154,6 +160,7 @@ export function checkEngine(mine, onProgress) {
     unanswered = null;
     const { ok, shape, message } = answer.report;
     const check = { text: key, ok: Boolean(ok), shape: shape ?? null, message: message ?? null };
+    checkedHere = check;
     if (readerEngine()?.text === key) write(STORE, { ...(read(STORE) ?? {}), check });
     return check;
   })().finally(() => { if (checking?.text === key) checking = null; });
@@ -174,8 +181,16 @@ export function describe() {
   const check = keptCheck(mine.text);
   if (!check && unanswered?.text === mine.text) return `Every Run still runs on micrograd: ${unanswered.message}`;
   if (!check) return `Checking ${mine.name}…`;
-  if (!check.ok) return `Every Run still runs on micrograd: ${mine.name} did not pass its check: ${check.message}`;
+  if (!check.ok) return `Every Run still runs on micrograd: ${mine.name} did not pass its check: ${short(check.message)}`;
   return `Every Run on this site runs on your engine: ${mine.name}, in ${SHAPES[check.shape] ?? check.shape}.`;
+}
+
+const SHORT = 300; // characters of a check's message the switch shows on every page
+
+/** A check's message as every page's switch says it: its start, where it is long. */
+function short(message) {
+  const text = String(message ?? "");
+  return text.length <= SHORT ? text : `${text.slice(0, SHORT)}… (cut here: the Your engine page shows all of it)`;
 }
 
 let count = 0;

@@ -63,6 +63,7 @@ import micrograd.gradcheck
 import micrograd.nn
 import micrograd.trace
 from micrograd.formatting import for_json, shown
+from scripts.reader.reader_code import clip, describe, text_of
 
 try:  # draw_dot needs the graphviz package; import it now so its names are patched too
     import micrograd.draw
@@ -92,25 +93,26 @@ def load(source):
     try:
         code = compile(source, "<your engine>", "exec")
     except SyntaxError as error:
-        raise EngineError(f"your engine does not parse: line {error.lineno}: {error.msg}") from None
+        raise EngineError(f"your engine does not parse: line {error.lineno}: {clip(str(error.msg), 'error')}") from None
     try:
         exec(code, module.__dict__)
     except Exception as error:  # the reader's code may raise anything
-        raise EngineError(f"your engine raised {type(error).__name__}: {error}") from None
+        raise EngineError(f"your engine raised {describe(error)}") from None
     Value = module.__dict__.get("Value")
     if not isinstance(Value, type):
         raise EngineError("your engine defines no class Value" if Value is None else
-                          f"your engine's Value is an object of type {type(Value).__name__}, not a class")
+                          f"your engine's Value is an object of type {clip(type(Value).__name__, 'name')}, "
+                          "not a class")
     try:
         a, b = Value(2.0), Value(-3.0)
         c = a * b + a
         c.backward()
         fields = [c.data, c.grad, a.grad, c._prev]
     except AttributeError as error:
-        raise EngineError(f"your engine's Value lacks a field this book reads: {error}") from None
+        missing = clip(text_of(error), "error")
+        raise EngineError(f"your engine's Value lacks a field this book reads: {missing}") from None
     except Exception as error:
-        raise EngineError(f"your engine's Value fails on a * b + a then backward(): "
-                          f"{type(error).__name__}: {error}") from None
+        raise EngineError(f"your engine's Value fails on a * b + a then backward(): {describe(error)}") from None
     del fields
     shape(Value)
     return Value

@@ -33,6 +33,7 @@ from micrograd.formatting import exponent, field, for_json, shown
 from micrograd.gradcheck import relative_error
 from scripts.reader.engine_swap import BOOK, LIT, EngineError, _match, installed, likely_cause, load
 from scripts.reader.engine_swap import first_difference as _first_difference
+from scripts.reader.reader_code import describe
 from scripts.reader.stepper_trace import replay
 
 OPERATORS = {ast.Add: ("+", operator.add), ast.Sub: ("-", operator.sub), ast.Mult: ("*", operator.mul),
@@ -164,7 +165,7 @@ def run(expression, values, engine=None, against="differences"):
         if engine is None:
             raise
         return {"ok": False, "field": None, "column": None,
-                "message": f"your engine raised {type(error).__name__}: {error}"}
+                "message": f"your engine raised {describe(error)}"}
 
 
 def _run(expression, values, yours=False, against_micrograd=False):

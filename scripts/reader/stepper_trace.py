@@ -25,6 +25,7 @@ from micrograd.formatting import caption as number
 from micrograd.formatting import field, for_json
 from micrograd.trace import trace
 from scripts.reader.engine_swap import BOOK, EngineError, installed, load, recorded_backward
+from scripts.reader.reader_code import describe
 
 RANKDIR = "TB"  # a widget's graph top to bottom: narrow, for a phone; wider ones scroll
 RANKSEP = "0.5"  # inches between ranks: room on each edge for its upstream × local = contribution
@@ -299,7 +300,7 @@ def live(graph, values, engine=None):
     except Exception as error:  # the reader's engine may raise anything
         if engine is None:
             raise
-        return {"ok": False, "message": f"your engine raised {type(error).__name__}: {error}"}
+        return {"ok": False, "message": f"your engine raised {describe(error)}"}
     if engine is not None:
         data["graph"] = [dict(node, **({"data": parsed.get(f"n{i}", node.get("data"))} if not node["parents"] else {}))
                          for i, node in enumerate(graph)]

@@ -58,6 +58,17 @@ def test_load_refuses_a_source_without_a_usable_value(source, message):
         your_engine.load(source)
 
 
+def test_an_engines_message_is_cut_and_its_invisible_characters_shown():
+    """A hostile audit: an engine's error came through whole, a bidi override and all (every page's
+    switch read "logged OK"), and a 3-million-character one filled localStorage."""
+    with pytest.raises(your_engine.EngineError) as bidi:
+        your_engine.load("raise ValueError('my engine \\u202eKO deggol\\u202c end')\n")
+    assert str(bidi.value) == "your engine raised ValueError: my engine <U+202E>KO deggol<U+202C> end"
+    with pytest.raises(your_engine.EngineError) as huge:
+        your_engine.load("raise ValueError('y' * 3_000_000)\n")
+    assert 10_000 < len(str(huge.value)) < 10_200 and "cut: the first 10,000" in str(huge.value)
+
+
 def test_installed_puts_the_value_everywhere_micrograd_bound_it_and_restores_it_after_an_error():
     Value = engine("lecture")
     before = (micrograd.Value, micrograd.engine.Value, micrograd.nn.Value, micrograd.engine.topological_order)
