@@ -46,6 +46,8 @@ Where a value cannot say where it came from, a name must (shared(), _tied()):
   points";
 - a number below its sentence is linked only to the next block or figure (what the sentence
   leads into), not to one further on;
+- a quiz's answer stays folded: a number outside an answer's fold (`??? success "Answer"`)
+  never cites what the fold shows (answer_folds());
 - WITHHELD names the few numbers no rule tells from their source's value (a count of 5,000
   additions beside the chain's sum 5000.0), each with why.
 
@@ -141,6 +143,7 @@ def sources(text, where, printed_at=None, figures=()):
     """
     page = where.rsplit("/", 1)[-1]
     blocks, shown = _shown(text, where, printed_at or {}, figures)
+    folds = answer_folds(text)
     found, problems, withheld = [], [], []
     for number in page_numbers(text, exempt_phrases(page)):
         at = f"{where}:{number.line}: {number.text}"
@@ -164,9 +167,39 @@ def sources(text, where, printed_at=None, figures=()):
             problems.append(f"{at}: {problem}")
         elif source is None:
             withheld.append((number, wanted))
+        elif _fold(folds, source.line) not in (None, _fold(folds, number.line)):
+            # A quiz's answer stays folded: a number outside its fold never cites what the fold shows
+            # (a new reader's audit: "If c were 11…" cited the answer's block, which printed L = -10).
+            withheld.append((number, Reading("withhold", why="its source is a quiz's answer, folded away")))
         else:
             found.append((number, source))
     return Found(blocks, found, problems, withheld)
+
+
+_ANSWER = re.compile(r'^( *)\?\?\?\+? \w+ "Answer"')
+
+
+def answer_folds(text):
+    """The page lines (first, last), from 1, of each quiz answer's fold (`??? success "Answer"` and
+    the lines indented under it), in page order."""
+    lines = text.splitlines()
+    folds = []
+    for i, line in enumerate(lines):
+        match = _ANSWER.match(line)
+        if not match:
+            continue
+        last = i
+        for j in range(i + 1, len(lines)):
+            if lines[j].strip() and len(lines[j]) - len(lines[j].lstrip(" ")) <= len(match[1]):
+                break
+            last = j if lines[j].strip() else last
+        folds.append((i + 1, last + 1))
+    return folds
+
+
+def _fold(folds, line):
+    """The answer fold (first, last) that holds page line `line`, or None."""
+    return next((fold for fold in folds if fold[0] <= line <= fold[1]), None)
 
 
 WITHHELD = {  # page -> {phrase: why}: numbers no rule can tell from the value their source prints

@@ -59,6 +59,33 @@ def test_the_source_is_the_nearest_block_above_that_printed_it():
     assert found.blocks == [(1, 3), (2, 11)]  # block numbers as Run names them, and their fences
 
 
+QUIZ = '''# A page
+
+!!! question "Check yourself"
+    If a were 13, what would three times a be?
+
+??? success "Answer"
+    It would be 39:
+
+    ```python
+    >>> a = 13
+    >>> a, a * 3
+    (13, 39)
+    ```
+
+So three times a is 39 when a is 13.
+'''
+
+
+def test_a_number_outside_a_quizs_answer_never_cites_what_the_folded_answer_shows():
+    """A new reader's audit: tapping "11" in "If c were 11…" showed the answer's block, L = -10."""
+    found, by = source_of(QUIZ)
+    assert not found.problems
+    assert by == {(7, "39"): by[(7, "39")]} and by[(7, "39")].block == 1  # inside the fold: linked
+    folded = "its source is a quiz's answer, folded away"
+    assert sorted((n.line, n.text) for n, w in found.withheld if w.why == folded) == [(4, "13"), (15, "13"), (15, "39")]
+
+
 def test_an_assertion_then_a_figure_then_what_is_below():
     text = ('# P\n\n```python\nx = 3.0 * 4\nassert x == 12\n```\n\nIt is 12, and 2.5 of them.\n\n'
             '```python\ndraw(x)\n```\n<!-- figure: x -->\n\nThe figure shows 6.5.\n\n'
@@ -405,8 +432,10 @@ class Links(HTMLParser):
 
 
 # links per chapter: a value many outputs share (0, 1, 2, one printed twice) links only when a name
-# says which; the rest of the prose's numbers are plain text (before this rule: 41, 78, 57, 54, 60)
-LINKED = {"01-computational-graphs": 4, "02-chain-rule": 13, "03-backprop-by-hand": 12, "04-engine": 8,
+# says which; the rest of the prose's numbers are plain text (before this rule: 41, 78, 57, 54, 60).
+# A number outside a quiz's folded answer cites nothing in it (chapter 3's "If c were 11", chapter
+# 4's recap "the diamond gives 15": 12 and 8 before).
+LINKED = {"01-computational-graphs": 4, "02-chain-rule": 13, "03-backprop-by-hand": 11, "04-engine": 7,
           "05-neurons-layers-networks": 12}
 
 
