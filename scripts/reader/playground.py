@@ -188,6 +188,10 @@ def _run(expression, values, yours=False, against_micrograd=False):
     root = _build(tree.body, leaves, text, labels=[])
     if not isinstance(root, Value):
         raise PlaygroundError("the expression has no leaf", "expression", 1)
+    if not math.isfinite(root.data):  # as ** refuses: a float overflowed (1e200 * 1e200), or inf - inf
+        raise PlaygroundError(f"out = {shown(root.data)}: the forward pass went past the largest float (about "
+                              "1.8e308), so neither its grads nor finite differences mean anything here; try "
+                              "smaller values", "values", 1)
     count = len(micrograd.engine.topological_order(root))
     if count > MAX_NODES:
         raise PlaygroundError(f"its graph has {count} nodes; the playground draws at most {MAX_NODES}",

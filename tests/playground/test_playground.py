@@ -139,6 +139,12 @@ def test_missing_and_unused_values_and_what_the_engine_refuses_are_messages_not_
     assert refused["message"].startswith("the engine refused it: ZeroDivisionError: division by")
     assert run("exp(a)", "a = 1000")["message"] == (
         "the engine refused it: OverflowError: exp(1000.0) overflows a float")
+    # A hostile audit: 1e200 * 1e200 gave out = inf and "✗ differs" on micrograd's right grads, with
+    # "otherwise the engine would be wrong"; a ** 2 refused the same values. Both refuse now.
+    overflowed = run("a * b", "a = 1e200, b = 1e200")
+    assert (overflowed["ok"], overflowed["field"]) == (False, "values")
+    assert overflowed["message"].startswith("out = ∞: the forward pass went past the largest float")
+    assert run("a - b * b", "a = 1, b = 1e200")["message"].startswith("out = −∞: ")
     too_big = run("+".join("a" * 62), "a = 1")  # 61 additions of one leaf: 62 nodes
     assert too_big["message"] == f"its graph has 62 nodes; the playground draws at most {playground.MAX_NODES}"
     assert run("a" * 301, "")["message"] == "at most 300 characters, not 301"
