@@ -36,10 +36,13 @@ def field(x):
 
 def caption(x):
     """A number in a stepper's caption: at most 4 decimals, no trailing zeros: caption(2.5) ==
-    "2.5", caption(-3.0) == "−3"."""
+    "2.5", caption(-3.0) == "−3". A number 4 decimals would write as 0, or one of a million or
+    more, as shown() writes it: caption(1e-7) == "1e−7", not "0"; caption(1e200) == "1e200"."""
     special = _special(x)
     if special:
         return special
+    if x and (abs(x) < 0.00005 or abs(x) >= 1e6):
+        return shown(x)
     text = f"{x:.4f}".rstrip("0").rstrip(".")
     return ("0" if text in ("-0", "") else text).replace("-", MINUS)
 

@@ -16,7 +16,7 @@ from scripts import ROOT
     (-3.5, -3.5, "-3.5000", "−3.5", "−3.5", "−3.5"),
     (-0.0, -0.0, "-0.0000", "0", "0", "−0"),
     (0.1 + 0.2, 0.30000000000000004, "0.3000", "0.3", "0.3", "0.3"),
-    (1e-7, 1e-7, "0.0000", "0", "1e−7", "1e−07"),
+    (1e-7, 1e-7, "0.0000", "1e−7", "1e−7", "1e−07"),  # a caption said "its data, 0" (a reader's audit)
     (math.inf, "Infinity", "inf", "∞", "∞", "∞"),
     (-math.inf, "-Infinity", "-inf", "−∞", "−∞", "−∞"),
 ])
@@ -25,6 +25,11 @@ def test_each_way_of_writing_a_number(x, json_value, field, caption, shown, answ
     assert (formatting.field(x), formatting.caption(x), formatting.shown(x), formatting.answer(x)) == \
         (field, caption, shown, answer)
     assert formatting.caption(formatting.for_json(x)) == caption  # the trace's strings read back
+
+
+def test_a_caption_never_writes_a_number_as_another_or_as_200_digits():
+    assert [formatting.caption(x) for x in (0.00012, -4e-5, 1e200, 1234567.0, 999999.5)] == \
+        ["0.0001", "−4e−5", "1e200", "1234567", "999999.5"]
 
 
 def test_powers_of_ten():
