@@ -194,6 +194,37 @@ def test_a_promise_left_looping_by_one_run_is_ended_and_the_next_run_says_why(en
     assert result["report"]["results"][-1]["status"] in ("ran", "skipped")
 
 
+REPLACE_MUL = """import micrograd.engine as engine
+def mul(self, other, real_mul=engine.Value.__mul__):  # kept with the function: the Run's names go
+    out = real_mul(self, other)
+    out.data = 42.0
+    return out
+engine.Value.__mul__ = mul
+"""
+
+
+def test_what_an_earlier_runs_code_left_is_named_as_a_cause_when_an_unedited_block_differs(engine):
+    """A hostile audit: an edited Run replaced Value.__mul__; the next Run, whose only edit was a
+    comment (so it kept that Python), showed block 2 unedited with 42.0 for -6.0 and no cause."""
+    page = engine.page
+    first, second = page.evaluate(f"() => {RUN}.blocks.slice(0, 2).map(b => "
+                                  "b.code.querySelector('code').textContent)")
+    assert " * " in first and "y._op" in second  # block 1 multiplies; block 2 prints the product
+    edit(page, 1, REPLACE_MUL)
+    run_block(page, 1)
+    edit(page, 1, first.rstrip("\n") + "\n# a comment\n")
+    result, output, _, _ = run_block(page, 2)
+    second_result = result["report"]["results"][1]
+    assert second_result["status"] == "differs" and not second_result["edited"], output
+    assert ("Your code from an earlier Run ran in this same Python, which keeps what it left (a function it "
+            "replaced, a callback still queued): that can change these results. Reset your edits and Run again "
+            "for a fresh Python.") in output, output
+    reset(page, 1)  # the page's own code again: a fresh Python, and the page's results
+    result, output, progress, _ = run_block(page, 2)
+    assert progress.startswith("Python started afresh") and "Same results as the page." in output, progress
+    assert "earlier Run" not in output
+
+
 def test_a_chapter_run_has_stop(engine):
     """Issue 25: chapter blocks had no Stop: a loop ran until the 20 s limit."""
     page, n = engine.page, engine.first

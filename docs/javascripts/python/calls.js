@@ -66,7 +66,9 @@
 /**
  * What a call resolves to on the page (python.js: call(), runBlocks(), runExercise()).
  * @typedef {{kind: "result", report: any, startMs: number, runMs: number, coldStart: boolean,
- *   restarted?: string}} Answered  report: the function's value; restarted: why Python started again
+ *   restarted?: string, afterReaderCode?: boolean}} Answered  report: the function's value;
+ *   restarted: why Python started again; afterReaderCode: the reader's code of an earlier Run ran
+ *   in the Python this one ran in
  * @typedef {{kind: "timeout", seconds: number, message: string}} TimedOut
  * @typedef {{kind: "stopped", message: string}} Stopped
  * @typedef {{kind: "error", message: string, block?: number | null}} Failed

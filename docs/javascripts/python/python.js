@@ -255,6 +255,9 @@ function runOnce(request, options) {
     }
     const { worker, port } = current;
     const coldStart = !current.loaded;
+    // The reader's code of an earlier Run ran in this Python (a Run of theirs keeps it, as a Python
+    // session would): what it left there can change this Run's results, which the page then says.
+    const afterReaderCode = current.tainted;
     const id = nextId++;
     let timer = null;
     let held = null;
@@ -270,7 +273,8 @@ function runOnce(request, options) {
       if (readers) current.tainted = true;
       if (fresh) afterExercise(current, { runtimeURL, pythonURL, runtimeBytes });
       const why = restarted ?? afresh;
-      resolve(why ? { ...result, restarted: why } : result);
+      const said = afterReaderCode && result.kind === "result" ? { ...result, afterReaderCode } : result;
+      resolve(why ? { ...said, restarted: why } : said);
     };
     const end = (result) => {
       endWorker(current);

@@ -39,6 +39,14 @@ export function show(state, result) {
   // An earlier block that failed, or that prints otherwise than the page from the reader's first
   // edit on (the edit, or what it changed downstream): it may change this one. (With no edit,
   // a block that prints differently in this Python is said under that block only.)
+  // What the reader's code of an earlier Run left in this Python (a function it replaced, a
+  // callback still queued) can change a result, edits or none (a hostile audit: a leftover made an
+  // unedited block print 42.0 beside an edit that only added a comment, with no cause given).
+  if (result.afterReaderCode && results.some((r) => !r.edited && (r.status === "differs" || r.status === "error"))) {
+    output.append(paragraph("bv-run-note", "Your code from an earlier Run ran in this same Python, which " +
+      "keeps what it left (a function it replaced, a callback still queued): that can change these results. " +
+      "Reset your edits and Run again for a fresh Python."));
+  }
   const firstEdit = results.findIndex((r) => r.edited);
   const earlier = results.slice(0, -1).filter((r, i) => r.status === "error" ||
     (r.status === "differs" && firstEdit !== -1 && i >= firstEdit));
