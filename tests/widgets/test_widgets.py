@@ -386,3 +386,24 @@ def test_every_edge_a_reader_taps_is_a_44_px_target_on_a_phone(browser, origin):
     page.touchscreen.tap(point["x"], point["y"])
     assert widget.locator(".bv-widget__edge").text_content() == edge.get_attribute("aria-label")
     context.close()
+
+
+def test_on_a_phone_a_steppers_graph_caption_and_next_share_one_screen(browser, origin):
+    """A new reader's audit: the 190 px leaf-values form sat between the graph and the buttons, so
+    on every step the reader scrolled up to the lit node and down to Next. The step's caption and
+    buttons follow the graph; the leaf values come after them."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    for url in ["/01-computational-graphs/", "/03-backprop-by-hand/"]:
+        page.goto(origin + url)
+        page.wait_for_function("!document.querySelector('.bv-stepper[hidden]')")
+        widget = page.locator(".bv-stepper").first
+        widget.get_by_role("button", name="Next forward step").click()
+        box = widget.evaluate("""w => {
+            const top = (s) => w.querySelector(s).getBoundingClientRect();
+            return {graph: top('.bv-widget__graph'), caption: top('.bv-widget__caption'),
+                    next: top('[data-action=forward]'), leaves: top('.bv-widget__leaves')};
+        }""")
+        assert box["graph"]["bottom"] <= box["caption"]["top"] < box["next"]["top"] < box["leaves"]["top"], (url, box)
+        assert box["next"]["bottom"] - box["graph"]["top"] <= PHONE["height"], (url, box)  # one screen
+    context.close()

@@ -55,7 +55,10 @@ export async function init(root) {
   }
   const leaves = element("form", { class: "bv-widget__leaves", novalidate: "" });
   const leafNote = element("p", { class: "bv-widget__leaf-note", role: "status" });
-  root.append(graph, leaves, leafNote, controls, status, caption, edgeNote);
+  // The step's caption and buttons right under the graph, the leaf values after them: on a phone
+  // the lit node, what it says and Next then share a screen (a new reader's audit scrolled up and
+  // down on every step past a 190 px form).
+  root.append(graph, status, caption, controls, edgeNote, leaves, leafNote);
   const edited = () => data.presets[preset] !== built.presets[preset];
 
   // One labelled input per leaf the reader may change, filled with the current trace's values.
