@@ -59,7 +59,16 @@ def ran_line(progress):
 
 
 def numbers(ns):
-    return ns[0] if len(ns) == 1 else f"{', '.join(map(str, ns[:-1]))} and {ns[-1]}"
+    """Block numbers as the progress line says them: a run of three or more as "1 to 20" (a new
+    reader's audit read 42 numbers in one line on chapter 2)."""
+    parts, i = [], 0
+    while i < len(ns):
+        j = i
+        while j + 1 < len(ns) and ns[j + 1] == ns[j] + 1:
+            j += 1
+        parts += [f"{ns[i]} to {ns[j]}"] if j - i >= 2 else [str(n) for n in ns[i:j + 1]]
+        i = j + 1
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
 def expected_progress(ran, not_run):

@@ -96,7 +96,18 @@ export function show(state, result) {
 // A block that stopped at an import the browser lacks, after lines of it ran, ran in part.
 const ranInPart = (r) => r.status === "unavailable" && Boolean(r.stopped);
 const didNotRun = (r) => r.status === "skipped" || (r.status === "unavailable" && !r.stopped);
-const blocks = (ns) => ns.length === 1 ? `${ns[0]}` : `${ns.slice(0, -1).join(", ")} and ${ns[ns.length - 1]}`;
+/** Block numbers as a sentence says them, a run of three or more as a range: "1 to 20, 22 and 23". */
+function blocks(ns) {
+  const parts = [];
+  for (let i = 0; i < ns.length;) {
+    let j = i;
+    while (j + 1 < ns.length && ns[j + 1] === ns[j] + 1) j += 1;
+    if (j - i >= 2) parts.push(`${ns[i]} to ${ns[j]}`);
+    else parts.push(...ns.slice(i, j + 1).map(String));
+    i = j + 1;
+  }
+  return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+}
 
 /**
  * Which blocks ran, from the results alone: "Blocks 1 to 4 ran in 0.05 s.", or, where the page
