@@ -538,6 +538,28 @@ def test_a_tap_shows_the_source_a_tap_elsewhere_closes_it_on_a_phone(browser, or
     context.close()
 
 
+def test_on_a_phone_a_numbers_tap_target_reaches_past_its_digits(browser, origin):
+    """A new reader's audit: numbers were 7 x 15 px to tap one-handed. A tap 8 px above, below or
+    beside the digits reaches the number; one clear of it reaches the text around it."""
+    context, page, errors = open_chapter(browser, origin, viewport=PHONE, has_touch=True, is_mobile=True,
+                                         device_scale_factor=2)
+    link, _ = first_printed(page)
+    link.scroll_into_view_if_needed()
+    hits = link.evaluate("""a => {
+        const r = a.getBoundingClientRect(), x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+        const at = (px, py) => document.elementFromPoint(px, py)?.closest('a.bv-number') === a;
+        return {above: at(x, r.top - 8), below: at(x, r.bottom + 8), left: at(r.left - 8, y),
+                right: at(r.right + 8, y), far: at(x, r.top - 40), size: [r.width, r.height]};
+    }""")
+    assert hits["above"] and hits["below"] and hits["left"] and hits["right"] and not hits["far"], hits
+    page.mouse.move(0, 0)
+    box = link.bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] - 8)
+    page.locator(".bv-number-pop").wait_for(state="visible")
+    assert not errors, errors
+    context.close()
+
+
 def test_without_javascript_a_number_is_a_plain_link_to_its_block(browser, origin):
     context = browser.new_context(java_script_enabled=False, viewport=DESKTOP)
     page = context.new_page()
