@@ -419,7 +419,7 @@ def test_a_drawing_too_large_for_the_page_is_refused_in_its_worker_and_the_page_
     note = box.evaluate(NOTE, n)
     assert re.fullmatch(r"Your figure could not be drawn \(Graphviz drew it, but its SVG is [\d.]+ million "
                         r"characters, more than the page shows \(2\.0 million characters\): a graph this large "
-                        r"draws on your own machine\.\)\.", note), note
+                        r"draws on your own machine\)\.", note), note
     assert gaps < 1000, f"the page went {gaps:.0f} ms without running a timer"
 
 
@@ -439,8 +439,8 @@ def test_a_node_with_rings_enough_to_crash_the_tab_is_refused_before_graphviz_dr
                               timeout=60_000)
         note = box.evaluate(NOTE, n)
         assert note == ("Your figure could not be drawn (Graphviz was not asked to draw it: peripheries=2147483647 "
-                        "is more than 10,000, which takes more memory than a page has (it can close the browser "
-                        "tab).)."), note
+                        "is more than 10,000, which takes more memory than a page has and can close the browser "
+                        "tab)."), note
     run_code(box, 'import graphviz\ngraphviz.Source("digraph { a [peripheries=2] }")\n')
     box.wait_for_function(f"n => ({FIGURE})(n)?.querySelectorAll('ellipse').length === 2", arg=n, timeout=60_000)
     assert not crashed

@@ -88,7 +88,7 @@ export async function showFigure(state, mine) {
     const focused = document.activeElement === stop;
     note.textContent = error instanceof LayoutStopped
       ? `Your figure was not drawn. ${error.message}${mine.figure ? " The figure below shows the page's code." : ""}`
-      : `Your figure could not be drawn (${error.message ?? error})` +
+      : `Your figure could not be drawn (${String(error.message ?? error).replace(/\.$/, "")})` + // no ".)."
         (mine.figure ? ": the figure below shows the page's code." : ".");
     if (focused) { // Stop has gone with the text it sat in: the focus goes to what replaced it
       note.setAttribute("tabindex", "-1");

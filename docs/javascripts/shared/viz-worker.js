@@ -85,8 +85,8 @@ self.addEventListener("message", async ({ data: { id, dot, module } }) => {
   const over = overLimits(dot);
   if (over.length) {
     self.postMessage({ id, type: "error", message: `Graphviz was not asked to draw it: ${over[0]} is more than ` +
-      `${LIMITS[over[0].split("=")[0]].toLocaleString("en")}, which takes more memory than a page has ` +
-      "(it can close the browser tab)." });
+      `${LIMITS[over[0].split("=")[0]].toLocaleString("en")}, which takes more memory than a page has and can ` +
+      "close the browser tab." });
     return;
   }
   try {
