@@ -42,6 +42,25 @@ const ATTRIBUTES = new Set(["baseline-shift", "class", "cx", "cy", "d", "fill", 
   "stroke-opacity", "stroke-width", "text-anchor", "text-decoration", "transform", "version", "viewbox",
   "width", "x", "x1", "x2", "y", "y1", "y2"]);
 const LOCAL_URL = /^url\(#[\w.:-]*\)$/; // a gradient of the drawing itself: fill="url(#l_0)"
+const TRANSFORMS = new Set(["rotate", "translate", "scale", "matrix"]);
+
+/**
+ * Whether a value may stay: the functions Graphviz writes, and nothing else. It calls rotate(),
+ * translate() and scale() in a transform, and url(#id) for a gradient of its own; any other call
+ * (image-set(), src(), paint(), a url() to anywhere) is the reader's, through a value Graphviz
+ * copies, and only a browser's choice away from loading something (a hostile audit found
+ * image-set() in a fill kept, and loading nothing only because Chromium does not paint with it).
+ * A backslash goes too: an escape could spell any of them.
+ * @param {string} name  the attribute, lower-cased
+ * @param {string} value
+ */
+function keptValue(name, value) {
+  if (value.includes("\\")) return false;
+  const calls = [...value.matchAll(/([\w-]*)\s*\(/g)].map((match) => match[1].toLowerCase());
+  if (!calls.length) return true;
+  if (name === "transform" || name === "gradienttransform") return calls.every((call) => TRANSFORMS.has(call));
+  return LOCAL_URL.test(value.trim());
+}
 
 const address = (name) => {
   const value = /** @type {HTMLElement | null} */ (document.querySelector(".bv-python"))?.dataset[name];
@@ -69,8 +88,8 @@ function loadSanitizer() {
       } else if (data.attrName === "class") {
         data.attrValue = data.attrValue.split(/\s+/).filter((name) => CLASSES.has(name)).join(" ");
         data.keepAttr = data.attrValue !== "";
-      } else if (/\\|url\s*\(/i.test(data.attrValue) && !LOCAL_URL.test(data.attrValue.trim())) {
-        data.keepAttr = false; // a CSS url() (or an escape that could spell one) loads from anywhere
+      } else if (!keptValue(data.attrName, data.attrValue)) {
+        data.keepAttr = false; // a url() to anywhere, image-set() and the like: the reader's
       }
     });
     return purify;
