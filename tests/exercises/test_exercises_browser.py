@@ -156,8 +156,10 @@ def test_assignment_instead_of_plus_equals_gets_its_message(chapter):
     assert ("failed", "b = a * a: both edges start at a, and both count",
             "a.grad for b = a * a with a = 3 is 3.0, expected 6.0: "
             "a value used twice needs +=, not =: each edge adds its share") in rows
-    # Each exercise's Run has a Python of its own (issue 25), started after the last Run: up by now, or nearly.
-    assert re.fullmatch(r"(Python started in [0-9.]+ s; the|The) tests ran in [0-9.]+ s\.",
+    # Each exercise's Run has a Python of its own (issue 25), started after the last Run: up by now, or
+    # nearly, and then said as such (it said "Python started in 1.6 s": a new reader's audit).
+    assert re.fullmatch(r"(Python, loading since before this Run, was ready in [0-9.]+ s; the|The) tests ran "
+                        r"in [0-9.]+ s\.",
                         block(page, "chain_rule").locator(".exercise-status").inner_text())
 
 

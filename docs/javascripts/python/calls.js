@@ -66,9 +66,10 @@
 /**
  * What a call resolves to on the page (python.js: call(), runBlocks(), runExercise()).
  * @typedef {{kind: "result", report: any, startMs: number, runMs: number, coldStart: boolean,
- *   restarted?: string, afterReaderCode?: boolean}} Answered  report: the function's value;
- *   restarted: why Python started again; afterReaderCode: the reader's code of an earlier Run ran
- *   in the Python this one ran in
+ *   restarted?: string, afterReaderCode?: boolean, started?: string}} Answered  report: the
+ *   function's value; restarted: why Python started again; afterReaderCode: the reader's code of an
+ *   earlier Run ran in the Python this one ran in; started (coldStart only): "Python started in
+ *   2.6 s", or when a Python already loading was ready
  * @typedef {{kind: "timeout", seconds: number, message: string}} TimedOut
  * @typedef {{kind: "stopped", message: string}} Stopped
  * @typedef {{kind: "error", message: string, block?: number | null}} Failed

@@ -191,7 +191,7 @@ function spawn() {
   const worker = new Worker(new URL("./python-worker.js", import.meta.url), { type: "module", name: "python" });
   const { port1, port2 } = new MessageChannel();
   worker.postMessage({ type: "connect" }, [port2]);
-  return { worker, port: port1, loaded: false, ended: false, tainted: false };
+  return { worker, port: port1, loaded: false, ended: false, tainted: false, created: performance.now() };
 }
 
 /** End a worker: terminate it and close its port. */
@@ -211,6 +211,13 @@ function startSpare(runtime) {
   mine.port.postMessage({ type: "load", ...runtime });
 }
 
+/** What a Run that waited for Python says of it: "Python started in 2.6 s", or, for one that was
+ * already loading (the spare), when it was ready: it had started before the Run. */
+function startedText(ms, loadingBefore) {
+  const seconds = `${(ms / 1000).toFixed(ms < 1000 ? 2 : 1)} s`;
+  return loadingBefore ? `Python, loading since before this Run, was ready in ${seconds}` : `Python started in ${seconds}`;
+}
+
 /** Why a Run started Python again: the worker it was handed to did not answer. */
 const BUSY = `Python did not answer within ${HELD_MS / 1000} s: code an earlier Run left running ` +
   "(a callback that never ends) kept it busy.";
@@ -226,6 +233,7 @@ const STOPPED_LOADING = { kind: "stopped",
 
 function runOnce(request, options) {
   const { runtimeURL, pythonURL, runtimeBytes, timeoutMs, onProgress, runningText, signal, fresh, restarted } = options;
+  const asked = performance.now();
   return new Promise((resolve) => {
     if (signal?.aborted) {
       resolve(STOPPED_WAITING);
@@ -258,6 +266,9 @@ function runOnce(request, options) {
     // The reader's code of an earlier Run ran in this Python (a Run of theirs keeps it, as a Python
     // session would): what it left there can change this Run's results, which the page then says.
     const afterReaderCode = current.tainted;
+    // A Python that was already loading (the spare, started after an exercise) is ready sooner than a
+    // start takes: the page says it was ready then, not that it started in that time (a new reader's audit).
+    const loadingBefore = coldStart && current.created < asked;
     const id = nextId++;
     let timer = null;
     let held = null;
@@ -292,7 +303,8 @@ function runOnce(request, options) {
         onProgress?.(runningText);
         if (timer === null) limit();
       } else if (data.type === "result") {
-        finish({ kind: "result", report: data.value, startMs, runMs: data.runMs, coldStart });
+        finish({ kind: "result", report: data.value, startMs, runMs: data.runMs, coldStart,
+          ...(coldStart ? { started: startedText(startMs, loadingBefore) } : {}) });
       } else if (data.type === "error") {
         const result = { kind: "error", message: readerText(data.message), block: data.block };
         if (data.fatal) end(result);

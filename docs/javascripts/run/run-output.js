@@ -28,7 +28,7 @@ export function show(state, result) {
   const { results } = result.report;
   const mine = results[results.length - 1];
   progress.textContent = (result.restarted ? `${result.restarted} ` : "") + // why Python started again first
-    (result.coldStart ? `Python started in ${seconds(result.startMs)}. ` : "") + ranLine(state, results, result.runMs) +
+    (result.started ? `${result.started}. ` : "") + ranLine(state, results, result.runMs) +
     (state.engine === "yours" ? " Ran on your engine." : " Ran on micrograd."); // which engine (engine-switch.js)
 
   const edited = results.some((r) => r.edited); // then a difference is the reader's, not the version's

@@ -199,8 +199,8 @@ function show(state, result, code = null) {
   const { results, output, note } = result.report;
   const passed = results.filter((r) => r.passed).length;
   const seconds = (ms) => `${(ms / 1000).toFixed(ms < 1000 ? 2 : 1)} s`;
-  status.textContent = restarted + (result.coldStart
-    ? `Python started in ${seconds(result.startMs)}; the tests ran in ${seconds(result.runMs)}.`
+  status.textContent = restarted + (result.started
+    ? `${result.started}; the tests ran in ${seconds(result.runMs)}.`
     : `The tests ran in ${seconds(result.runMs)}.`);
   const all = passed === results.length;
   if (all && results.length) {

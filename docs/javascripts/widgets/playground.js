@@ -145,7 +145,7 @@ export function init(root) {
       state.timing = { pythonMs: answer.runMs, drawMs: performance.now() - drawing,
         totalMs: performance.now() - started, startMs: answer.coldStart ? answer.startMs : 0 };
       progress.textContent = (answer.restarted ? `${answer.restarted} ` : "") +
-        (answer.coldStart ? `Python started in ${(answer.startMs / 1000).toFixed(1)} s. ` : "") +
+        (answer.started ? `${answer.started}. ` : "") +
         `Built, traced and ${data.check.complete ? "checked" : "checked, where finite differences could be " +
           "taken,"} by ${data.engine} in ${ms(answer.runMs)}; drawn in ${ms(state.timing.drawMs)}. ` +
         `Ran on ${data.engine}${data.against === "micrograd" ? ", checked against micrograd" : ""}.`;
