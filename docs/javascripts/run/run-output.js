@@ -36,9 +36,6 @@ export function show(state, result) {
   // (the version note alone blamed Python for what the reader's engine did: a new reader's audit).
   const versionNote = edited ? "" : (state.engine === "yours"
     ? " This Run used your engine; the page's results are micrograd's." : "") + versions(state.page, result.report);
-  // An earlier block that failed, or that prints otherwise than the page from the reader's first
-  // edit on (the edit, or what it changed downstream): it may change this one. (With no edit,
-  // a block that prints differently in this Python is said under that block only.)
   // What the reader's code of an earlier Run left in this Python (a function it replaced, a
   // callback still queued) can change a result, edits or none (a hostile audit: a leftover made an
   // unedited block print 42.0 beside an edit that only added a comment, with no cause given).
@@ -47,6 +44,9 @@ export function show(state, result) {
       "keeps what it left (a function it replaced, a callback still queued): that can change these results. " +
       "Reset your edits and Run again for a fresh Python."));
   }
+  // An earlier block that failed, or that prints otherwise than the page from the reader's first
+  // edit on (the edit, or what it changed downstream): it may change this one. (With no edit,
+  // a block that prints differently in this Python is said under that block only.)
   const firstEdit = results.findIndex((r) => r.edited);
   const earlier = results.slice(0, -1).filter((r, i) => r.status === "error" ||
     (r.status === "differs" && firstEdit !== -1 && i >= firstEdit));
