@@ -436,7 +436,10 @@ def test_a_node_with_rings_enough_to_crash_the_tab_is_refused_before_graphviz_dr
     crashed = []
     box.on("crash", lambda _page: crashed.append(True))
     for dot in ['digraph { a [peripheries=2147483647] }',
-                'digraph { a [label="//" "periph" + "eries" /* ring */ = "2147" + "483647"] }']:
+                'digraph { a [label="//" "periph" + "eries" /* ring */ = "2147" + "483647"] }',
+                # a re-audit's two: an escaped backslash before a quote; a number of 430 digits
+                'digraph { a [label="\\\\" peripheries=2147483647 z=""] }',
+                'digraph { a [peripheries=' + "0" * 420 + '2147483647] }']:
         run_code(box, f"import graphviz\ngraphviz.Source({dot!r})\n")
         box.wait_for_function(f"n => ({NOTE})(n).startsWith('Your figure could not be drawn')", arg=n,
                               timeout=60_000)
