@@ -114,6 +114,6 @@ def call_json(fn, args_json, on_block=None):
         return json.dumps({"ok": False, "error": f"{type(error).__name__}: {error}"})
     try:
         value = function(**arguments)
-    except Exception as error:  # what the runners did not catch: the reader's engine failing as it runs
+    except (Exception, KeyboardInterrupt, SystemExit) as error:  # what the runners did not catch: the reader's engine
         return json.dumps({"ok": False, "raised": True, "error": describe(error)}, ensure_ascii=False)
     return json.dumps({"ok": True, "value": value}, ensure_ascii=False)

@@ -96,7 +96,7 @@ def load(source):
         raise EngineError(f"your engine does not parse: line {error.lineno}: {clip(str(error.msg), 'error')}") from None
     try:
         exec(code, module.__dict__)
-    except Exception as error:  # the reader's code may raise anything
+    except BaseException as error:  # the reader's code may raise anything, KeyboardInterrupt and SystemExit too
         raise EngineError(f"your engine raised {describe(error)}") from None
     Value = module.__dict__.get("Value")
     if not isinstance(Value, type):
@@ -111,7 +111,7 @@ def load(source):
     except AttributeError as error:
         missing = clip(text_of(error), "error")
         raise EngineError(f"your engine's Value lacks a field this book reads: {missing}") from None
-    except Exception as error:
+    except BaseException as error:
         raise EngineError(f"your engine's Value fails on a * b + a then backward(): {describe(error)}") from None
     del fields
     shape(Value)

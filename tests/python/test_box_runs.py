@@ -225,6 +225,21 @@ def test_what_an_earlier_runs_code_left_is_named_as_a_cause_when_an_unedited_blo
     assert "earlier Run" not in output
 
 
+def test_a_request_python_refuses_after_the_readers_code_changed_it_is_not_blamed_on_the_page(engine):
+    """A re-audit: the reader's code removed run_blocks from calls.FUNCTIONS; the next Run said "The
+    page asked Python for what it does not do", listing the functions the page calls without it."""
+    page = engine.page
+    edit(page, 1, 'import scripts.reader.calls as calls\ncalls.FUNCTIONS.pop("run_blocks", None)\n')
+    run_block(page, 1)
+    result, output, _, _ = run_block(page, 1)  # the edit is still there: the same Python
+    assert result["kind"] == "error", result
+    assert result["message"].startswith("Python, where your own code had run, refused this Run's request: "
+                                        "LookupError: no function named 'run_blocks'"), result["message"]
+    reset(page, 1)  # the page's own code: a fresh Python, which does what the page asks
+    result, _, progress, _ = run_block(page, 1)
+    assert result["kind"] == "result" and progress.startswith("Python started afresh"), progress
+
+
 def test_a_chapter_run_has_stop(engine):
     """Issue 25: chapter blocks had no Stop: a loop ran until the 20 s limit."""
     page, n = engine.page, engine.first

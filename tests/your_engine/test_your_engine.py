@@ -51,6 +51,8 @@ def test_load_accepts_both_shapes(name, shape):
     ("x = 1\n", "defines no class Value"),
     ("Value = 3\n", "is an object of type int, not a class"),
     ("raise RuntimeError('no')\n", "raised RuntimeError: no"),
+    ("raise KeyboardInterrupt('no')\n", "raised KeyboardInterrupt: no"),  # a re-audit: "Python stopped", Run
+    ("raise SystemExit('no')\n", "raised SystemExit: no"),                # after Run, with no word of the engine
     ("class Value:\n    def __init__(self, data): self.data = data\n", r"fails on a \* b \+ a"),
 ])
 def test_load_refuses_a_source_without_a_usable_value(source, message):

@@ -58,8 +58,9 @@
  * @typedef {{type: "progress", id: number | null, text: string}} Progress
  * @typedef {{type: "started", id: number, startMs: number}} Started  the reader's code starts now
  * @typedef {{type: "result", id: number, value: any, runMs: number}} Result  the function's value
- * @typedef {{type: "error", id: number, message: string, fatal: boolean, block?: number | null}} Failure
- *   fatal: the worker is unusable, end it; block: the chapter block that was running (run_blocks)
+ * @typedef {{type: "error", id: number, message: string, fatal: boolean, block?: number | null,
+ *   refused?: boolean}} Failure  fatal: the worker is unusable, end it; block: the chapter block that
+ *   was running (run_blocks); refused: Python refused the request itself (calls.py's {ok: false})
  * @typedef {Loaded | Progress | Started | Result | Failure} FromWorker
  */
 

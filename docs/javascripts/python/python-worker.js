@@ -159,7 +159,9 @@ async function run(data) {
     // An error raised while the function ran, which its runners did not catch (the reader's
     // engine failing after its check passed): the Run's, not the page's request.
     else if (answer.raised) post({ type: "error", id, fatal: false, block, message: `This Run stopped on an error: ${answer.error}` });
-    else post({ type: "error", id, fatal: false, message: `The page asked Python for what it does not do: ${answer.error}` });
+    // A request Python refused: the page's mistake, unless the reader's code ran in this Python
+    // before and changed it (python.js knows which, and says so).
+    else post({ type: "error", id, fatal: false, refused: true, message: answer.error });
   } catch (error) {
     // call_json reports everything the reader's code does; reaching here means Python itself
     // failed (for example a fatal error after a stack overflow): this worker must go. The

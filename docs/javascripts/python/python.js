@@ -306,7 +306,12 @@ function runOnce(request, options) {
         finish({ kind: "result", report: data.value, startMs, runMs: data.runMs, coldStart,
           ...(coldStart ? { started: startedText(startMs, loadingBefore) } : {}) });
       } else if (data.type === "error") {
-        const result = { kind: "error", message: readerText(data.message), block: data.block };
+        // A refused request is the page's mistake only where none of the reader's code has run (a
+        // re-audit's code removed run_blocks from calls.FUNCTIONS; the page was then blamed).
+        const said = !data.refused ? data.message : afterReaderCode || readers
+          ? `Python, where your own code had run, refused this Run's request: ${data.message}`
+          : `The page asked Python for what it does not do: ${data.message}`;
+        const result = { kind: "error", message: readerText(said), block: data.block };
         if (data.fatal) end(result);
         else finish(result);
       }
