@@ -191,6 +191,14 @@ def test_a_figure_block_keeps_the_builds_figure_and_says_it_shows_the_unedited_c
     output, _, _ = shown(page, block["n"])
     assert "Your figure, drawn in your browser by Graphviz from your edited code" in output  # test_live.py
     page.evaluate(f"n => {RUN}.blocks[n - 1].reset.click()", block["n"])
+    # an edit above it only: drawn again, and said so (a re-audit saw "from your edited code" here)
+    first = next(b for b in visible(site, "04-engine") if b["kind"] == "code" and not b["skip"])
+    edit(page, first["n"], first["source"] + "# a comment\n")
+    run_block(page, block["n"])
+    page.wait_for_function(f"n => {RUN}.blocks[n - 1].output.querySelector('.bv-run-figure svg')", arg=block["n"])
+    output, _, _ = shown(page, block["n"])
+    assert "by Graphviz from this block's code after your edits to the blocks above it" in output, output
+    page.evaluate(f"n => {RUN}.blocks[n - 1].reset.click()", first["n"])
 
 
 def test_a_block_the_page_skips_is_not_run_and_says_why(chapter, site):

@@ -77,8 +77,9 @@ export async function showFigure(state, mine) {
       : `The computation graph block ${state.n} draws`);
     await styled;
     if (!output.contains(note)) return; // a newer Run or Reset emptied the output meanwhile
-    note.textContent = mine.figure
-      ? "Your figure, drawn in your browser by Graphviz from your edited code, in place of the build's " +
+    note.textContent = mine.figure // this block edited, or only blocks above it (a re-audit: "your edited code")
+      ? `Your figure, drawn in your browser by Graphviz from ${mine.edited ? "your edited code"
+        : "this block's code after your edits to the blocks above it"}, in place of the build's ` +
         "(Reset on the edited blocks brings the page's back)."
       : "The graph your block's last line gives, drawn in your browser by Graphviz.";
     output.append(element("figure", { class: "bv-run-figure" }, svg));
