@@ -469,6 +469,19 @@ def test_an_engines_message_shows_its_invisible_characters_and_a_full_storage_ke
     context.close()
 
 
+def test_an_engine_longer_than_the_limit_is_refused_not_cut(browser, origin):
+    """A re-audit: 250,000 characters (a long comment, then Value) were cut to 200,000 without a word,
+    and the check said "your engine defines no class Value" of code that does."""
+    page = engine_page(browser, origin)
+    page.get_by_label("Paste your engine").fill("#" * 250_000 + "\nfrom micrograd.engine import Value\n")
+    page.get_by_role("button", name="Use this code").click()
+    assert page.locator(".bv-map__status").text_content() == (
+        "Your code is 250,036 characters; an engine here may have at most 200,000 (a Value class is a few "
+        "thousand). Nothing was changed.")
+    assert "You have no engine yet" in switch(page)["status"] or "micrograd" in switch(page)["status"]
+    page.context.close()
+
+
 # Two engines whose 32-bit FNV-1a hashes are the same (f5fa9e14), found by a hostile reader's
 # audit in about a second: the switch kept a check's verdict under that hash, so the second,
 # with no usable Value, "passed its check" on the first one's verdict.

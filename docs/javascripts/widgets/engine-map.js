@@ -66,7 +66,7 @@ export function init(host) {
   file.addEventListener("change", async () => {
     const chosenFile = file.files?.[0];
     if (!chosenFile) return;
-    textarea.value = (await chosenFile.text()).slice(0, MAX_SOURCE);
+    textarea.value = await chosenFile.text(); // whole: take() refuses more than MAX_SOURCE, and says so
     await take(chosenFile.name);
   });
   use.addEventListener("click", () => take("the code you pasted"));
@@ -79,7 +79,13 @@ export function init(host) {
 
   /** Keep the textarea's code as the reader's engine, switch to it and check it. */
   async function take(name) {
-    const text = textarea.value.slice(0, MAX_SOURCE);
+    const text = textarea.value;
+    if (text.length > MAX_SOURCE) { // cut, it was checked as code the reader never wrote (a re-audit)
+      status.textContent = `Your code is ${text.length.toLocaleString("en")} characters; an engine here may have ` +
+        `at most ${MAX_SOURCE.toLocaleString("en")} (a Value class is a few thousand). Nothing was changed.`;
+      textarea.focus();
+      return;
+    }
     if (!text.trim()) {
       status.textContent = "There is no code to use: paste your engine's code first.";
       textarea.focus();
