@@ -18,7 +18,7 @@ const MAX_SVG_CHARACTERS = 2_000_000;
 // Attributes whose value multiplies what Graphviz allocates before it writes a character: a node
 // with peripheries=2147483647 overflows Graphviz's sizes and takes the browser tab down before
 // the SVG limit or the time limit can act (a hostile reader's audit; 20,000 rings already make
-// 1.7 million characters of SVG). The book's figures use 1 or 2.
+// 1.7 million characters of SVG). The book's figures set neither (Graphviz's defaults: 1 ring, 4 sides).
 const LIMITS = { peripheries: 10_000, sides: 10_000 };
 // An ID as Graphviz's lexer reads one, however long: a name, or a number (scan.l)
 const WORD = /(?:[A-Za-z_\u0080-\uffff][\w\u0080-\uffff]*|-?(?:\.\d+|\d+(?:\.\d*)?))/y;
