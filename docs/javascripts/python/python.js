@@ -28,7 +28,7 @@
 // posts to the page itself, which the reader's code can (`js.postMessage`), are
 // never read.
 
-import { element, onEveryPage } from "../shared/dom.js";
+import { element, onEveryPage, seconds } from "../shared/dom.js";
 
 let python = null; // the shared worker, {worker, port, loaded, ended}, while it lives
 let spare = null; // a worker that has run none of the reader's code: the next exercise's
@@ -214,8 +214,8 @@ function startSpare(runtime) {
 /** What a Run that waited for Python says of it: "Python started in 2.6 s", or, for one that was
  * already loading (the spare), when it was ready: it had started before the Run. */
 function startedText(ms, loadingBefore) {
-  const seconds = `${(ms / 1000).toFixed(ms < 1000 ? 2 : 1)} s`;
-  return loadingBefore ? `Python, loading since before this Run, was ready in ${seconds}` : `Python started in ${seconds}`;
+  return loadingBefore ? `Python, loading since before this Run, was ready in ${seconds(ms)}`
+    : `Python started in ${seconds(ms)}`;
 }
 
 /** Why a Run started Python again: the worker it was handed to did not answer. */
@@ -306,9 +306,10 @@ function runOnce(request, options) {
         finish({ kind: "result", report: data.value, startMs, runMs: data.runMs, coldStart,
           ...(coldStart ? { started: startedText(startMs, loadingBefore) } : {}) });
       } else if (data.type === "error") {
-        // A refused request is the page's mistake only where none of the reader's code has run (a
-        // re-audit's code removed run_blocks from calls.FUNCTIONS; the page was then blamed).
-        const said = !data.refused ? data.message : afterReaderCode || readers
+        // A refused request is the page's mistake only where none of the reader's code had run: Python
+        // checks a request before this Run's code (a re-audit's earlier edit removed run_blocks from
+        // calls.FUNCTIONS, and the page was blamed).
+        const said = !data.refused ? data.message : afterReaderCode
           ? `Python, where your own code had run, refused this Run's request: ${data.message}`
           : `The page asked Python for what it does not do: ${data.message}`;
         const result = { kind: "error", message: readerText(said), block: data.block };

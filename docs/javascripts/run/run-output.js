@@ -3,9 +3,8 @@
 // by the number its Run bar shows ("Block 3"), and a block folded away (inside a quiz's
 // answer, say) is named with where it is, as a link that opens its fold.
 
-import { element } from "../shared/dom.js";
+import { element, seconds } from "../shared/dom.js";
 
-const seconds = (ms) => `${(ms / 1000).toFixed(ms < 1000 ? 2 : 1)} s`;
 const lastLine = (text) => text.trim().split("\n").pop();
 
 export function show(state, result) {

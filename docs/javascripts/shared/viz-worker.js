@@ -25,17 +25,17 @@ const WORD = /(?:[A-Za-z_\u0080-\uffff][\w\u0080-\uffff]*|-?(?:\.\d+|\d+(?:\.\d*
 
 /**
  * The attribute assignments `name = value` of a DOT text whose value, as Graphviz reads an int
- * (strtol), is over LIMITS, as "peripheries=2147483647" texts. Read as Graphviz's own lexer reads
+ * (strtol), is over LIMITS, as {name, value}: {name: "peripheries", value: 2147483647}. Read as Graphviz's own lexer reads
  * DOT (lib/cgraph/scan.l), so nothing hides one from it: comments, `#` lines, quoted strings
  * (with \" and a backslash-newline inside, and "a" + "b" joined), HTML strings <...>, plain IDs.
  * @param {string} dot
- * @returns {string[]}
+ * @returns {{name: string, value: number}[]}
  */
 export function overLimits(dot) {
   // Besides the lexer, a net that errs on refusing: the name, then digits a few characters on,
   // however the text around them reads (a re-audit got two spellings past the lexer alone).
   const over = [...dot.matchAll(/(peripheries|sides)[^0-9A-Za-z]{0,40}?(\d{5,})/g)]
-    .filter(([, name, digits]) => Number(digits) > LIMITS[name]).map(([, name, digits]) => `${name}=${Number(digits)}`);
+    .map(([, name, digits]) => ({ name, value: Number(digits) })).filter(({ name, value }) => value > LIMITS[name]);
   const tokens = []; // {id: string, quoted?: boolean} | {op: string}
   let at = 0;
   while (at < dot.length) {
@@ -73,7 +73,7 @@ export function overLimits(dot) {
     const value = tokens[i + 2]?.id;
     if (limit === null || tokens[i + 1]?.op !== "=" || value === undefined) return;
     const number = /^\s*[+-]?\d+/.exec(value);
-    if (number && Math.abs(Number(number[0])) > limit) over.push(`${token.id}=${Number(number[0])}`);
+    if (number && Math.abs(Number(number[0])) > limit) over.push({ name: token.id, value: Number(number[0]) });
   });
   return over;
 }
@@ -89,10 +89,10 @@ self.addEventListener("message", async ({ data: { id, dot, module } }) => {
     return;
   }
   self.postMessage({ id, type: "started" });
-  const over = overLimits(dot);
-  if (over.length) {
-    self.postMessage({ id, type: "error", message: `Graphviz was not asked to draw it: ${over[0]} is more than ` +
-      `${LIMITS[over[0].split("=")[0]].toLocaleString("en")}, which takes more memory than a page has and can ` +
+  const [over] = overLimits(dot);
+  if (over) {
+    self.postMessage({ id, type: "error", message: `Graphviz was not asked to draw it: ${over.name}=${over.value} ` +
+      `is more than ${LIMITS[over.name].toLocaleString("en")}, which takes more memory than a page has and can ` +
       "close the browser tab." });
     return;
   }

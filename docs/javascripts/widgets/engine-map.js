@@ -7,9 +7,10 @@
 // chapter with `engine`. The map then says, chapter by chapter, how many blocks passed, failed,
 // did not apply (each result's "applies": what of micrograd's internals the block reads, found
 // by Python from its code), or were not run in full in the browser (the page skips it, or it
-// needs a package the browser lacks: it stops at that import). Each failure links to its block on its page and shows the
-// page's output beside the reader's; "Node by node" calls diagnose and draws the block's graph
-// with the first node whose grad differs lit, both numbers on it and the likely cause named.
+// needs a package the browser lacks: it stops at that import). Each failure links to its block
+// on its page and shows the page's output beside the reader's; "Node by node" calls diagnose and
+// draws the block's graph with the first node whose grad differs lit, both numbers on it and the
+// likely cause named.
 // Nothing here computes a number: every one comes from the reader's Python.
 
 import { element } from "../shared/dom.js";
