@@ -28,7 +28,7 @@
 // posts to the page itself, which the reader's code can (`js.postMessage`), are
 // never read.
 
-import { element, onEveryPage, seconds } from "../shared/dom.js";
+import { element, onEveryPage } from "../shared/dom.js";
 
 let python = null; // the shared worker, {worker, port, loaded, ended}, while it lives
 let spare = null; // a worker that has run none of the reader's code: the next exercise's
@@ -209,6 +209,15 @@ function startSpare(runtime) {
   const mine = spare;
   mine.port.onmessage = ({ data }) => { if (data?.type === "loaded") mine.loaded = true; };
   mine.port.postMessage({ type: "load", ...runtime });
+}
+
+/**
+ * A time in ms as a Run's messages say it: "0.05 s", "2.6 s" (two decimals below a second). Here,
+ * with the times it measures, not in shared/dom.js, which every widget page loads (its script budget,
+ * tests/widgets/test_widgets.py); run-output.js, loaded after python.js, reads it from here.
+ */
+export function seconds(ms) {
+  return `${(ms / 1000).toFixed(ms < 1000 ? 2 : 1)} s`;
 }
 
 /** What a Run that waited for Python says of it: "Python started in 2.6 s", or, for one that was

@@ -3,7 +3,8 @@
 // by the number its Run bar shows ("Block 3"), and a block folded away (inside a quiz's
 // answer, say) is named with where it is, as a link that opens its fold.
 
-import { element, seconds } from "../shared/dom.js";
+import { seconds } from "../python/python.js"; // loaded before any result comes
+import { element } from "../shared/dom.js";
 
 const lastLine = (text) => text.trim().split("\n").pop();
 

@@ -33,11 +33,6 @@ export function loadStylesheet(href) {
   return loaded;
 }
 
-/** A time in ms as a Run's messages say it: "0.05 s", "2.6 s" (two decimals below a second). */
-export function seconds(ms) {
-  return `${(ms / 1000).toFixed(ms < 1000 ? 2 : 1)} s`;
-}
-
 // Calls fn() for the page shown: once parsed, and after each of Material's instant navigations,
 // which swap the content in and keep this JavaScript (and python.js's worker). Material's
 // `document$` (a global ReplaySubject) emits each page; without it, fn runs once.

@@ -29,7 +29,7 @@
 // exercise); that is fine for a progress display in their own browser, and it is all it is
 // used for.
 
-import { element, loadStylesheet, seconds } from "../shared/dom.js";
+import { element, loadStylesheet } from "../shared/dom.js";
 import { MOD, loadEditor as editorLoader } from "../editor/editor-loader.js";
 
 const here = import.meta.url;
@@ -198,6 +198,8 @@ function show(state, result, code = null) {
   }
   const { results, output, note } = result.report;
   const passed = results.filter((r) => r.passed).length;
+  // python.js's seconds(), written here: this module loads before python.js, on the page's first sight of an exercise
+  const seconds = (ms) => `${(ms / 1000).toFixed(ms < 1000 ? 2 : 1)} s`;
   status.textContent = restarted + (result.started
     ? `${result.started}; the tests ran in ${seconds(result.runMs)}.`
     : `The tests ran in ${seconds(result.runMs)}.`);
