@@ -47,6 +47,27 @@ def caption(x):
     return ("0" if text in ("-0", "") else text).replace("-", MINUS)
 
 
+def rounded(x):
+    """True when caption(x) is not x itself, because it dropped digits: rounded(0.5) is False,
+    rounded(0.000149) is True ("0.0001"). False for ∞, −∞, NaN and for_json's strings."""
+    if isinstance(x, str) or not math.isfinite(x):
+        return False
+    return read(caption(x)) != x
+
+
+def read(text):
+    """A number as caption() or shown() writes it -> float: read("−1.5") == -1.5,
+    read("(−3)") == -3.0, read("1e−7") == 1e-7, read("∞") == math.inf."""
+    return float(text.strip("()").replace(MINUS, "-").replace("∞", "inf"))
+
+
+def sign(result, computed):
+    """The sign a caption writes before `result`, where `computed` is the caption's arithmetic done
+    on its numbers as written: "=" when the two write the same, else "≈". So "0.5 × 1 = 0.5", but
+    "0.0201 × 3 ≈ 0.0604" (0.0201 × 3 is 0.0603; the 0.0604 is 0.02013 × 3)."""
+    return "=" if caption(computed) == caption(result) else "≈"
+
+
 def shown(x):
     """A number in the playground's table: 10 significant digits. shown(-1.5) == "−1.5",
     shown(0.1 + 0.2) == "0.3", shown(1e-7) == "1e−7", shown(math.inf) == "∞"."""

@@ -18,11 +18,12 @@ Stdlib and micrograd only.
 """
 
 import math
+import operator
 
 import micrograd.engine
 from micrograd.draw import draw_dot
 from micrograd.formatting import caption as number
-from micrograd.formatting import field, for_json
+from micrograd.formatting import field, for_json, read, rounded, shown, sign
 from micrograd.trace import trace
 from scripts.reader.engine_swap import BOOK, EngineError, installed, load, recorded_backward
 from scripts.reader.reader_code import describe
@@ -130,6 +131,19 @@ def _ref(name):
 
 
 OPS = {"+": "{0} + {1}", "*": "{0} · {1}", "tanh": "tanh({0})", "exp": "exp({0})", "ReLU": "relu({0})"}
+# The same operations on floats, to check a caption's arithmetic on its numbers as written.
+FUNCTIONS = {"+": operator.add, "*": operator.mul, "tanh": math.tanh, "exp": math.exp,
+             "ReLU": lambda x: max(0.0, x)}
+
+
+def _as_written(op, values):
+    """`op` done on a caption's numbers as written ("0.0201", "(−3)"): a float, NaN if it fails."""
+    xs = [read(v) for v in values]
+    try:
+        value = xs[0] ** float(op[2:]) if op.startswith("**") else FUNCTIONS[op](*xs)
+    except (ArithmeticError, ValueError):  # exp overflowing, 0 ** -1
+        return math.nan
+    return value if isinstance(value, float) else math.nan  # (−8) ** (1/3) is complex in Python
 
 
 def _expression(op, operands):
@@ -140,14 +154,16 @@ def _expression(op, operands):
 
 def _forward_caption(node, names, edges, nodes):
     name = _ref(names[node["id"]])
-    if not edges:
-        return f"{name} is a leaf: its data, {number(node['data'])}, is given."
+    if not edges:  # the reader's own input: written in full (10 significant digits), not rounded
+        data = node["data"]
+        return f"{name} is a leaf: its data, {shown(data) if rounded(data) else number(data)}, is given."
     symbols = [_ref(names[e["parent"]]) for e in edges]
     values = [_paren(number(nodes[e["parent"]]["data"])) for e in edges]
     if node["op"] in ("+", "*") and len(edges) == 1:  # a set of parents (the lecture's): a·a has one
         symbols, values = symbols * 2, values * 2
+    result = sign(node["data"], _as_written(node["op"], values))
     return (f"Forward: {name} = {_expression(node['op'], symbols)} = "
-            f"{_expression(node['op'], values)} = {number(node['data'])}.")
+            f"{_expression(node['op'], values)} {result} {number(node['data'])}.")
 
 
 def _backward_caption(step, names, has_parents=True):
@@ -176,10 +192,13 @@ def _push(update, names):
     local, upstream = _paren(number(update["local"])), _paren(number(update["upstream"]))
     added = float(update["before"]) + float(update["contribution"])
     if math.isclose(float(update["after"]), added, rel_tol=1e-12, abs_tol=1e-300) or added != added:
-        return (f"{parent}.grad += {local} × {upstream} = {number(update['contribution'])}, "
+        product = sign(update["contribution"], read(local) * read(upstream))
+        return (f"{parent}.grad += {local} × {upstream} {product} {number(update['contribution'])}, "
                 f"now {number(update['after'])}")
-    return (f"{parent}.grad became {number(update['after'])}, not {_paren(number(update['before']))} + "
-            f"{local} × {upstream} = {number(added)}")
+    before = _paren(number(update["before"]))
+    total = sign(added, read(before) + read(local) * read(upstream))
+    return (f"{parent}.grad became {number(update['after'])}, not {before} + "
+            f"{local} × {upstream} {total} {number(added)}")
 
 
 def _edge_text(edge, names, nodes):
@@ -200,8 +219,9 @@ def _edge_pending(edge, names, nodes):
 
 def _contribution(update):
     """upstream × local = contribution, as the figure shows it on the edge being used."""
-    return (f"{_paren(number(update['upstream']))} × {_paren(number(update['local']))} = "
-            f"{number(update['contribution'])}")
+    upstream, local = _paren(number(update["upstream"])), _paren(number(update["local"]))
+    product = sign(update["contribution"], read(upstream) * read(local))
+    return f"{upstream} × {local} {product} {number(update['contribution'])}"
 
 
 def _paren(text):

@@ -32,6 +32,13 @@ def test_a_caption_never_writes_a_number_as_another_or_as_200_digits():
         ["0.0001", "−4e−5", "1e200", "1234567", "999999.5"]
 
 
+def test_a_caption_knows_which_numbers_it_rounds_and_whether_its_arithmetic_holds_as_written():
+    assert [formatting.rounded(x) for x in (0.5, -3.0, 0.000149, 0.1 + 0.2, 1e-7, 1 / 3e7, math.inf, "NaN")] == \
+        [False, False, True, True, False, True, False, False]
+    assert [formatting.read(t) for t in ("−1.5", "(−3)", "1e−7", "∞", "0.0201")] == [-1.5, -3.0, 1e-7, math.inf, 0.0201]
+    assert formatting.sign(0.02013 * 3, 0.0201 * 3) == "≈" and formatting.sign(0.4999999999999999, 0.5 * 1) == "="
+
+
 def test_powers_of_ten():
     assert formatting.exponent(1e-6) == "1e−6" and formatting.exponent(1.0, 1) == "1.0e0"
     assert formatting.exponent(3.26e-11, 1) == "3.3e−11" and formatting.exponent(math.nan) == "NaN"

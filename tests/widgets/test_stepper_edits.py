@@ -5,6 +5,7 @@ the rebuilt graph is the engine's own (in CPython); the neuron edited twice read
 at every width. tests/widgets/test_stepper_retrace.py: stepping waits while a trace is on its way."""
 
 import json
+import re
 
 import pytest
 
@@ -126,6 +127,38 @@ def test_the_stepper_graph_rebuilt_with_new_leaf_values_is_the_engines_own(site)
     refused = live(neuron["graph"], {neuron["leaves"][0]["id"]: "two"})
     assert refused == {"ok": False, "message": f"{neuron['leaves'][0]['label']}: “two” is not a number "
                                                "(write it like 2, -3 or 0.5)"}
+
+
+# A number as a caption writes it: 2, −3, 0.0201, (−0.5), 1e−7.
+CAPTION_NUMBER = r"\(?−?\d+(?:\.\d+)?(?:e−?\d+)?\)?"
+
+
+def test_a_caption_writes_equals_only_where_its_arithmetic_holds_as_written(site):
+    """A caption writes numbers to 4 decimals. A reader's leaf d = 0.02013 made chapter 3's
+    stepper say "L = d · f = 0.0201 · 3 = 0.0604", which 0.0201 × 3 (0.0603) is not (a re-audit).
+    Now a sum or product whose numbers as written do not give its result as written says "≈",
+    and a leaf, the reader's own input, is written in full. Checked on that graph and on every
+    preset of the book's steppers: "=" exactly where the arithmetic holds as written."""
+    from micrograd.engine import Value
+    from micrograd.formatting import caption, read
+    from scripts.reader.stepper_trace import replay
+
+    d, f, e = Value(0.02013, label="d"), Value(3.0, label="f"), Value(-0.5, label="e")
+    df = d * f
+    df.label = "d*f"
+    L = df + e
+    L.label = "L"
+    edited = replay(L)
+    assert "d is a leaf: its data, 0.02013, is given." in edited["forwardCaptions"]
+    assert "Forward: (d*f) = d · f = 0.0201 · 3 ≈ 0.0604." in edited["forwardCaptions"]
+    presets = [edited] + [preset for path in sorted(site.glob("*/stepper-*.json"))
+                          for preset in json.loads(path.read_text(encoding="utf-8"))["presets"]]
+    text = " ".join(caption for preset in presets for caption in preset["forwardCaptions"] + preset["backwardCaptions"])
+    found = re.findall(rf"({CAPTION_NUMBER}) ([·×+]) ({CAPTION_NUMBER}) ([=≈]) ({CAPTION_NUMBER})", text)
+    assert {op for _, op, _, _, _ in found} == {"·", "×", "+"} and {s for *_, s, _ in found} == {"=", "≈"}
+    for x, op, y, s, z in found:
+        result = read(x) + read(y) if op == "+" else read(x) * read(y)
+        assert (s == "=") == (caption(result) == caption(read(z))), (x, op, y, s, z)
 
 
 def test_the_neuron_edited_twice_is_traced_again_and_reads_mid_backward_at_every_width(chapter_1):
