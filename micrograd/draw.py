@@ -7,6 +7,7 @@ record per Value (label | data | grad) and one small node per operation.
 import graphviz
 
 from micrograd.engine import topological_order
+from micrograd.formatting import field
 from micrograd.trace import edge_id, node_ids
 
 
@@ -16,7 +17,9 @@ def draw_dot(root, rankdir="LR", local_derivatives=False, fmt="svg"):
     root: a Value. rankdir: "LR" (inputs on the left) or "TB".
     local_derivatives: if True, label each edge into an operation with the
     local derivative d(output)/d(input) stored on that edge.
-    Each Value is a record of label, data and grad (4 decimals), its fields
+    Each Value is a record of label, data and grad (4 decimals, or powers of
+    ten for a number 4 decimals would write as 0.0000 or one of a million or
+    more: micrograd.formatting.field), its fields
     stacked across the flow; each operation is a small circle. Node names
     follow topological order (n0, n1, ...), never id(), so the same graph
     gives byte-identical output. The names are also the SVG ids, the ones
@@ -41,7 +44,7 @@ def draw_dot(root, rankdir="LR", local_derivatives=False, fmt="svg"):
     name = node_ids(order)
     for node in order:
         fields = [_escape(node.label)] if node.label else []
-        fields += [f"data {node.data:.4f}", f"grad {node.grad:.4f}"]
+        fields += [f"data {field(node.data)}", f"grad {field(node.grad)}"]
         # fields stacked across the direction of flow: narrow figures that fit a text column
         record = " | ".join(fields) if rankdir == "LR" else "{ " + " | ".join(fields) + " }"
         dot.node(name[node], record, shape="record", id=name[node])
@@ -51,7 +54,7 @@ def draw_dot(root, rankdir="LR", local_derivatives=False, fmt="svg"):
             dot.edge(op, name[node], id=f"{op}-{name[node]}")
             twice = len(set(node._prev)) < len(node._prev)
             for k, (parent, local) in enumerate(zip(node._prev, node._local)):
-                label = f"{local:.4f}" if local_derivatives else None
+                label = field(local) if local_derivatives else None
                 ports = PORTS[rankdir][k] if twice else {}
                 dot.edge(name[parent], op, label=label, id=edge_id(name[parent], name[node], k), **ports)
     dot.redraw = lambda rankdir: draw_dot(root, rankdir, local_derivatives, fmt)

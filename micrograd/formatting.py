@@ -30,8 +30,15 @@ def _special(x):
 
 def field(x):
     """A node's data or grad as draw_dot's records show it: 4 decimals, "-2.0000" (an ASCII
-    minus and "inf", as draw_dot writes a float); for_json's strings as caption() writes them."""
-    return caption(x) if isinstance(x, str) else f"{x:.4f}"
+    minus and "inf", as draw_dot writes a float). A number 4 decimals would write as 0.0000, or
+    one of a million or more, in powers of ten with 4 decimals: "1.0000e-07", not "0.0000" (a
+    record showing 0 for a number that is not), "1.0000e+200", not 201 digits. for_json's
+    strings as caption() writes them."""
+    if isinstance(x, str):
+        return caption(x)
+    if x and math.isfinite(x) and (abs(x) < 0.00005 or abs(x) >= 1e6):
+        return f"{x:.4e}"
+    return f"{x:.4f}"
 
 
 def caption(x):

@@ -16,7 +16,8 @@ from scripts import ROOT
     (-3.5, -3.5, "-3.5000", "−3.5", "−3.5", "−3.5"),
     (-0.0, -0.0, "-0.0000", "0", "0", "−0"),
     (0.1 + 0.2, 0.30000000000000004, "0.3000", "0.3", "0.3", "0.3"),
-    (1e-7, 1e-7, "0.0000", "1e−7", "1e−7", "1e−07"),  # a caption said "its data, 0" (a reader's audit)
+    (1e-7, 1e-7, "1.0000e-07", "1e−7", "1e−7", "1e−07"),  # a caption said "its data, 0" (a reader's audit)
+    (1e200, 1e200, "1.0000e+200", "1e200", "1e200", "1e+200"),  # a record had 201 digits
     (math.inf, "Infinity", "inf", "∞", "∞", "∞"),
     (-math.inf, "-Infinity", "-inf", "−∞", "−∞", "−∞"),
 ])
@@ -50,7 +51,6 @@ def test_no_other_module_writes_a_number_its_own_way():
     the one other writer of 4 decimals (Graphviz's labels), and field() says so."""
     own = re.compile(r':\.4f\}|:\.10g\}|:g\}"\.replace\("-"|replace\("-", "−"\)|"NaN" if math\.isnan')
     apart = {"formatting.py": "the module itself",
-             "draw.py": "draw_dot's records, which formatting.field matches",
              "gradcheck.py": "an AssertionError's message for a programmer, in Python's own digits"}
     found = [f"{path.relative_to(ROOT)}:{n}" for folder in ("micrograd", "scripts")
              for path in sorted((ROOT / folder).rglob("*.py")) if path.name not in apart

@@ -34,6 +34,15 @@ def test_draw_dot_shows_label_data_grad_and_local_derivatives():
         draw_dot(L, rankdir="RL2")
 
 
+def test_a_record_never_shows_0_for_a_number_that_is_not_nor_200_digits():
+    """A reader's leaf of 1e-7 read "data 0.0000" in a stepper's graph while its caption said
+    1e−7, and 1e200 took 201 digits (stop 37's re-audit): draw_dot writes such numbers in powers
+    of ten, as the stepper's fields do (micrograd.formatting.field)."""
+    tiny, huge = Value(1e-7, label="t"), Value(1e200, label="h")
+    source = draw_dot(tiny * huge).source
+    assert '"t | data 1.0000e-07 | grad 0.0000"' in source and '"h | data 1.0000e+200 | grad 0.0000"' in source
+
+
 def test_same_graph_gives_byte_identical_svg(tmp_path, monkeypatch):
     svgs = []
     for attempt in ("one", "two"):  # a fresh cache each time, so Graphviz really runs twice
