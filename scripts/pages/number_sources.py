@@ -503,7 +503,7 @@ def _paren(text):
 
 # Characters Python-Markdown or arithmatex would read as syntax before it sees the HTML tag:
 # as numeric entities the browser still reads them in the attribute's value.
-_SYNTAX = {ord(c): f"&#{ord(c)};" for c in "\\`*_[]$~{}"}
+_SYNTAX = {ord(c): f"&#{ord(c)};" for c in "\\`*_[]$~{}|"}
 
 
 def _attribute(value):

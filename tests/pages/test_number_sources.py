@@ -574,3 +574,17 @@ def test_without_javascript_a_number_is_a_plain_link_to_its_block(browser, origi
     assert page.evaluate("(id) => document.getElementById(id).getBoundingClientRect().top", href[1:]) < 200
     assert page.locator(".bv-number-pop").count() == 0
     context.close()
+
+
+def test_a_number_linked_in_a_table_cell_keeps_the_cell_whole(site):
+    """Chapter 8's table showed `seed <a class="bv-number …` as text in its "y.backward()" row (a
+    reader's audit): the link's source JSON held "|", which ended the Markdown table's cell
+    before the tag closed. "|" is written as an entity in the attribute, as the other characters
+    Markdown reads are. No built page shows a tag of ours as text."""
+    pages = {path.parent.name: path.read_text(encoding="utf-8") for path in sorted(site.glob("*/index.html"))}
+    assert [name for name, text in pages.items() if "&lt;a class=&quot;bv-number" in text
+            or '&lt;a class="bv-number' in text] == []
+    row = re.search(r"<tr>\s*<td><code>y\.backward\(\)</code></td>.*?</tr>", pages["08-pytorch"], re.DOTALL)
+    cells = re.findall(r"<td>(.*?)</td>", row[0], re.DOTALL)
+    assert len(cells) == 3 and cells[2].startswith("seed <a class=\"bv-number bv-number-math\"") and \
+        cells[2].endswith("reverse topological order"), cells
