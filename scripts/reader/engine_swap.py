@@ -79,6 +79,7 @@ PUBLIC = set()
 INTERNALS = {"backward_steps", "topological_order", "_node", "_LISTED", "rebuild", "two", "number",
              "reciprocal", "power", "c_pow"}
 BYTES = {"getsizeof", "tracemalloc", "memory_per_node", "__sizeof__", "__slots__"}
+ENGINE_FILE = "<your engine>"  # the file name the engine's code is compiled under
 LIT = "#ffb74d"  # the fill of the node where the reader's engine first differs
 
 
@@ -91,7 +92,7 @@ def load(source):
     module = types.ModuleType("your_engine_source")
     module.__dict__["__builtins__"] = builtins
     try:
-        code = compile(source, "<your engine>", "exec")
+        code = compile(source, ENGINE_FILE, "exec")
     except SyntaxError as error:
         raise EngineError(f"your engine does not parse: line {error.lineno}: {clip(str(error.msg), 'error')}") from None
     try:
@@ -108,14 +109,28 @@ def load(source):
         c = a * b + a
         c.backward()
         fields = [c.data, c.grad, a.grad, c._prev]
-    except AttributeError as error:
-        missing = clip(text_of(error), "error")
-        raise EngineError(f"your engine's Value lacks a field this book reads: {missing}") from None
     except BaseException as error:
-        raise EngineError(f"your engine's Value fails on a * b + a then backward(): {describe(error)}") from None
+        if isinstance(error, AttributeError) and error.__traceback__.tb_next is None:  # raised by load's own read
+            missing = clip(text_of(error), "error")
+            raise EngineError(f"your engine's Value lacks a field this book reads: {missing}") from None
+        # Raised inside the engine's code (a typo such as self.dta in its __mul__): the book read nothing
+        line = _engine_line(error)
+        where = f" on line {line} of your engine" if line else ""
+        raise EngineError(f"your engine's Value fails on a * b + a then backward(): {describe(error, where)}") from None
     del fields
     shape(Value)
     return Value
+
+
+def _engine_line(error):
+    """The line of the reader's engine (compiled as "<your engine>") where `error` was raised:
+    its innermost frame there, or None when none of its frames is the engine's."""
+    line, tb = None, error.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == ENGINE_FILE:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
 
 
 def shape(Value):

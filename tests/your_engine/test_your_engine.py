@@ -71,6 +71,31 @@ def test_an_engines_message_is_cut_and_its_invisible_characters_shown():
     assert 10_000 < len(str(huge.value)) < 10_200 and "cut: the first 10,000" in str(huge.value)
 
 
+TYPO = """class Value:
+    def __init__(self, data, _children=()):
+        self.data, self.grad, self._prev, self._backward = data, 0.0, set(_children), lambda: None
+    def __add__(self, other):
+        return Value(self.data + other.data, (self, other))
+    def __mul__(self, other):
+        return Value(self.dta * other.data, (self, other))
+    def backward(self):
+        self.grad = 1.0
+"""
+
+
+def test_a_typo_inside_the_engine_is_the_engines_error_with_its_line_not_a_field_the_book_reads():
+    """A hostile audit: self.dta in the engine's __mul__ read "your engine's Value lacks a field
+    this book reads: ... 'dta'"; the book reads no dta. A field the book does read still says so."""
+    with pytest.raises(your_engine.EngineError) as typo:
+        your_engine.load(TYPO)
+    assert str(typo.value) == ("your engine's Value fails on a * b + a then backward(): AttributeError on line 7 "
+                               "of your engine: 'Value' object has no attribute 'dta'")
+    with pytest.raises(your_engine.EngineError) as no_grad:
+        your_engine.load(TYPO.replace("self.dta", "self.data").replace("self.grad, ", "").replace("0.0, ", ""))
+    assert str(no_grad.value) == ("your engine's Value lacks a field this book reads: 'Value' object has no "
+                                  "attribute 'grad'")
+
+
 def test_installed_puts_the_value_everywhere_micrograd_bound_it_and_restores_it_after_an_error():
     Value = engine("lecture")
     before = (micrograd.Value, micrograd.engine.Value, micrograd.nn.Value, micrograd.engine.topological_order)
