@@ -33,7 +33,7 @@ from micrograd.formatting import exponent, field, for_json, shown
 from micrograd.gradcheck import relative_error
 from scripts.reader.engine_swap import BOOK, LIT, EngineError, _match, installed, likely_cause, load
 from scripts.reader.engine_swap import first_difference as _first_difference
-from scripts.reader.reader_code import describe
+from scripts.reader.reader_code import clip, describe
 from scripts.reader.stepper_trace import replay
 
 OPERATORS = {ast.Add: ("+", operator.add), ast.Sub: ("-", operator.sub), ast.Mult: ("*", operator.mul),
@@ -453,20 +453,28 @@ def _build(node, leaves, text, labels):
         if isinstance(node, ast.BinOp):
             left = _build(node.left, leaves, text, labels)
             right = _build(node.right, leaves, text, labels)
+            operands = (left, right)
             out = OPERATORS[type(node.op)][1](left, right)
         elif isinstance(node, ast.UnaryOp):
-            out = UNARY[type(node.op)](_build(node.operand, leaves, text, labels))
+            operands = (_build(node.operand, leaves, text, labels),)
+            out = UNARY[type(node.op)](operands[0])
         else:  # a call the whitelist allowed
             argument = _build(node.args[0], leaves, text, labels)
-            operand = argument if isinstance(argument, Value) else Value(argument)
-            out = getattr(operand, node.func.id)()
+            operands = (argument if isinstance(argument, Value) else Value(argument),)
+            out = getattr(operands[0], node.func.id)()
     except Exception as error:  # ArithmeticError, ValueError, TypeError; anything from a reader's engine
         if isinstance(error, PlaygroundError):
             raise
         column = _operator_column(node, text) if isinstance(node, ast.BinOp) else _column(node, text)
         who = "the engine" if Value is BOOK else "your engine"
-        raise PlaygroundError(f"{who} refused it: {type(error).__name__}: {error}", "expression",
+        raise PlaygroundError(f"{who} refused it: {describe(error)}", "expression",
                               column) from None
+    if not isinstance(out, Value) and any(isinstance(operand, Value) for operand in operands):
+        # A reader's engine whose operation forgot "return out": say which one, not "no leaf"
+        column = _operator_column(node, text) if isinstance(node, ast.BinOp) else _column(node, text)
+        what = "None" if out is None else f"an object of type {clip(type(out).__name__, 'name')}"
+        raise PlaygroundError(f"{'the engine' if Value is BOOK else 'your engine'}'s {_operation(node, text)} "
+                              f"returned {what}, not a Value", "expression", column)
     if labels is not None and isinstance(out, Value) and not getattr(out, "label", ""):
         segment = ast.get_source_segment(text, node) or ""
         if segment.strip("() ") == text.strip("() "):
@@ -477,6 +485,16 @@ def _build(node, leaves, text, labels):
             labels.append(out)
             out.label = f"t{len(labels)}"
     return out
+
+
+def _operation(node, text):
+    """The operation a node of the expression asks of the engine, as the reader wrote it:
+    "tanh(…)", "*", "unary -"."""
+    if isinstance(node, ast.BinOp):
+        return OPERATORS[type(node.op)][0]
+    if isinstance(node, ast.UnaryOp):
+        return "unary " + ("-" if isinstance(node.op, ast.USub) else "+")
+    return f"{node.func.id}(…)"
 
 
 def _plain(x):

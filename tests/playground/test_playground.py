@@ -183,6 +183,35 @@ def test_the_tables_rows_and_summary_are_written_in_python():
     assert exponent(3.26e-11, 1) == "3.3e−11" and exponent(math.inf) == "∞"
 
 
+FORGETS_RETURN = """from micrograd.engine import Value as _Book
+class Value(_Book):
+    def tanh(self):
+        out = _Book.tanh(self)
+    def __truediv__(self, other):
+        return 7
+"""
+
+
+@pytest.mark.parametrize("expression, values, column, message", [
+    ("tanh(a)", "a = 0.5", 1, "your engine's tanh(…) returned None, not a Value"),
+    ("b - tanh(a)", "a = 0.5, b = 2", 5, "your engine's tanh(…) returned None, not a Value"),
+    ("a / b", "a = 0.5, b = 2", 3, "your engine's / returned an object of type int, not a Value"),
+])
+def test_an_engine_operation_that_returns_no_value_is_named_not_blamed_on_the_expression(
+        expression, values, column, message):
+    """A hostile audit: an engine whose tanh forgot "return out" read "Expression, column 1: the
+    expression has no leaf" for tanh(a); the operation that returned None is named instead."""
+    said = run(expression, values, engine=FORGETS_RETURN)
+    assert said == {"ok": False, "field": "expression", "column": column, "message": message}, said
+
+
+def test_an_engines_refusal_is_clipped_with_its_invisible_characters_shown():
+    """As every other engine message (reader_code.describe): a bidi override in a reader's engine's
+    error reversed the words after it in the playground's message."""
+    engine = FORGETS_RETURN + "    def exp(self):\n        raise ValueError('ok \\u202eKO')\n"
+    assert run("exp(a)", "a = 1", engine=engine)["message"] == "your engine refused it: ValueError: ok <U+202E>KO"
+
+
 def test_the_steps_are_the_steppers_replay_of_the_engines_trace():
     """One way to write a step: scripts.reader.stepper_trace.replay, for the steppers and the playground."""
     result = run("(a + b) * c", "a = 2, b = -3, c = 10")
