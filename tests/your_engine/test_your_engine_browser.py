@@ -578,3 +578,54 @@ def test_a_stepper_and_the_playground_run_on_a_buggy_engine_show_its_numbers_and
     print(f"\nPlayground, first Draw and check after switching, Python up (budget 0.5 s): to micrograd "
           f"{ms_micrograd / 1000:.2f} s, to your engine {ms_yours / 1000:.2f} s")
     page.context.close()
+
+
+# An edit that replaces micrograd's Value.__mul__ with a function needing the edit's own names
+# (`_m`): after its Run those names are gone, so any later product in that Python fails.
+LEAVES_A_BROKEN_MUL = """
+import micrograd.engine as _e
+_m = _e.Value.__mul__
+def _mul(self, other):
+    return _m(self, other)
+_e.Value.__mul__ = _mul
+"""
+
+
+def test_what_an_earlier_edit_left_never_decides_an_engines_check_and_reset_gives_a_fresh_python(browser, origin):
+    """A hostile audit: an edited Run left micrograd's __mul__ broken; the reader then checked the
+    correct engine `from micrograd.engine import Value` in that same Python, and it "did not pass"
+    (NameError), a verdict kept for good. And with the switch on their engine, "Reset your edits
+    and Run again for a fresh Python" was false: a Run on the reader's engine kept its Python
+    whatever had run there. Now a call that brings no edit (the check, an unedited Run) runs where
+    none of the reader's other code ran, an error where it did says so, and the advice names a
+    reload, which keeps the edits."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(f"localStorage.setItem('bv-engine-source', JSON.stringify("
+                            f"{{name: 'mine.py', text: {USABLE!r} + ' (leftover test)'}}))")
+    page = context.new_page()
+    page.goto(origin + "/04-engine/")
+    page.wait_for_function(f"() => {RUN}")
+    page.evaluate(f"() => {RUN}.blocks[0].edit.click()")
+    page.wait_for_function(f"() => {RUN}.blocks[0].editor")
+    page.evaluate(f"text => {RUN}.blocks[0].editor.setCode({RUN}.blocks[0].editor.getCode() + text)",
+                  LEAVES_A_BROKEN_MUL)
+    run_block(page, 1)  # the edit runs: micrograd's __mul__ is the edit's from now on, in this Python
+    page.get_by_role("radio", name="your engine", exact=True).check()  # checks the engine
+    page.wait_for_function("() => /Every Run|did not pass/.test(document.querySelector('.bv-engine__status')"
+                           ".textContent)", timeout=120_000)
+    assert switch(page)["status"].startswith("Every Run on this site runs on your engine"), switch(page)
+
+    run_block(page, 2)  # on the engine, with the edit: its Python, where this Run's edit runs again
+    page.evaluate(f"() => {{ const b = {RUN}.blocks[1]; b.result = null; b.run.click(); }}")
+    page.wait_for_function(f"() => {{ const b = {RUN}.blocks[1]; return !b.running && b.result; }}", timeout=120_000)
+    # again: the edit now wraps the last Run's __mul__, whose _m is gone
+    shown = page.evaluate(f"() => {RUN}.blocks[1].output.textContent")
+    assert "NameError" in shown and "Your code from an earlier Run ran in this same Python" in shown, shown
+    assert "reload the page (this tab keeps your edits, where the browser lets it store them)" in shown, shown
+
+    page.evaluate(f"() => {RUN}.blocks[0].reset.click()")
+    progress, _ = run_block(page, 2)  # no edit left: a fresh Python, on the engine
+    assert progress.startswith("Python started afresh"), progress
+    assert "Ran on your engine." in progress and "Same results as the page" in \
+        page.evaluate(f"() => {RUN}.blocks[1].output.textContent"), progress
+    context.close()

@@ -10,7 +10,8 @@
 // loading for the next exercise, so it finds Python up too. The other way round, the page's own
 // code (a block unedited, a stepper, the playground, on micrograd) never runs in a worker where
 // the reader's code ran: what that code changed there (micrograd's Value, a callback left
-// queued) stays, so such a Run takes a fresh worker (readerCode, TAINTED), and says so.
+// queued) stays, so such a Run takes a fresh worker (readerParts, TAINTED), and says so; so does
+// a call on the reader's engine alone (its check, a stepper), where other code of theirs ran.
 //
 // Code that runs longer than the time limit, or that the reader stops (options.signal, an
 // AbortSignal, or the Stop button options.stopIn gets), or that still runs for a page the
@@ -171,27 +172,32 @@ function stopped(seconds) {
 }
 
 /**
- * Whether a call runs code of the reader's (calls.js's Request): an exercise, a block edited, the
- * reader's engine. What it leaves in its Python (micrograd's Value changed, a callback still
- * queued) stays there, so a worker that ran it never again runs the page's own code: a Run of
- * the page's blocks said "differs from the page" and blamed the Python version for what an
- * earlier edit had changed (a hostile reader's audit).
+ * What of the reader's code a call runs (calls.js's Request), as the keys a worker keeps in its
+ * `ran`: "exercise", "edits", "engine:<its source>". What that code leaves in its Python
+ * (micrograd's Value changed, a callback still queued) stays there. So a call that brings no
+ * edit (the page's own code, or the reader's engine and nothing else: its check, a stepper, the
+ * playground, an unedited Run on it) never runs where other code of the reader's ran: a Run of
+ * the page's blocks blamed the Python version for what an earlier edit had changed, and an
+ * earlier edit made a correct engine fail its check, for good (two hostile audits). A Run with
+ * edits keeps its Python, as a session would, and says what ran there before.
  */
-function readerCode({ fn, args }) {
-  if (fn === "run_exercise") return true;
+function readerParts({ fn, args }) {
+  if (fn === "run_exercise") return ["exercise"];
   const parsed = JSON.parse(args);
-  return Boolean(parsed.engine || parsed.source || Object.keys(parsed.edits ?? {}).length);
+  const engine = parsed.engine ?? parsed.source; // check_engine's source is an engine too
+  return [...(Object.keys(parsed.edits ?? {}).length ? ["edits"] : []),
+    ...(typeof engine === "string" ? [`engine:${engine}`] : [])];
 }
 
-/** Why a Run of the page's own code starts a fresh Python (run-output.js shows it first). */
+/** Why a Run with no edit starts a fresh Python (run-output.js shows it first). */
 const TAINTED = "Python started afresh: your own code had run in the one before (an edit, an exercise or " +
-  "your engine), and what it changed there could change this Run.";
+  "another engine), and what it changed there could change this Run.";
 
 function spawn() {
   const worker = new Worker(new URL("./python-worker.js", import.meta.url), { type: "module", name: "python" });
   const { port1, port2 } = new MessageChannel();
   worker.postMessage({ type: "connect" }, [port2]);
-  return { worker, port: port1, loaded: false, ended: false, tainted: false, created: performance.now() };
+  return { worker, port: port1, loaded: false, ended: false, ran: new Set(), created: performance.now() };
 }
 
 /** End a worker: terminate it and close its port. */
@@ -227,6 +233,16 @@ function startedText(ms, loadingBefore) {
     : `Python started in ${seconds(ms)}`;
 }
 
+/**
+ * How to get a Python where none of the reader's earlier code ran: Reset throws the edits away, a
+ * reload keeps them (a reader's audit: the advice alone would have thrown away the edit that
+ * explained the result). run-output.js says it under a result; LEFTOVER under an error.
+ */
+export const FRESH = "For a fresh Python, reload the page (this tab keeps your edits, where the browser lets " +
+  "it store them), or Reset your edits and Run again.";
+const LEFTOVER = "Your code from an earlier Run ran in this same Python, which keeps what it left (a function " +
+  `it replaced, a callback still queued): that can cause this error. ${FRESH}`;
+
 /** Why a Run started Python again: the worker it was handed to did not answer. */
 const BUSY = `Python did not answer within ${HELD_MS / 1000} s: code an earlier Run left running ` +
   "(a callback that never ends) kept it busy.";
@@ -251,12 +267,16 @@ function runOnce(request, options) {
     // An exercise: a worker that has run nothing of the reader's (the spare, loading or up).
     let current;
     let afresh = null; // why this Run starts a fresh Python, if it does
-    const readers = readerCode(request); // read once: run_blocks' arguments hold every block's code
+    const parts = readerParts(request); // read once: run_blocks' arguments hold every block's code
+    // Code of the reader's in a worker other than this call's engine (earlier edits, which may
+    // not be this Run's, an exercise, another engine): what it left there can change this call.
+    const engine = parts.find((key) => key.startsWith("engine:"));
+    const leftover = (one) => [...(one?.ran ?? [])].some((key) => key !== engine);
     if (fresh) {
       current = spare ?? spawn();
       spare = null;
     } else {
-      if (python?.tainted && !readers) { // the page's own code, where the reader's ran
+      if (leftover(python) && !parts.includes("edits")) { // no edit: a Python with none of the reader's other code
         endWorker(python);
         afresh = TAINTED;
         // The spare has run nothing of the reader's (and has been loading since the last
@@ -274,7 +294,7 @@ function runOnce(request, options) {
     const coldStart = !current.loaded;
     // The reader's code of an earlier Run ran in this Python (a Run of theirs keeps it, as a Python
     // session would): what it left there can change this Run's results, which the page then says.
-    const afterReaderCode = current.tainted;
+    const afterReaderCode = leftover(current);
     // A Python that was already loading (the spare, started after an exercise) is ready sooner than a
     // start takes: the page says it was ready then, not that it started in that time (a new reader's audit).
     const loadingBefore = coldStart && current.created < asked;
@@ -290,7 +310,7 @@ function runOnce(request, options) {
       port.onmessage = null;
       worker.removeEventListener("error", onError);
       signal?.removeEventListener("abort", onAbort);
-      if (readers) current.tainted = true;
+      for (const key of parts) current.ran.add(key);
       if (fresh) afterExercise(current, { runtimeURL, pythonURL, runtimeBytes });
       const why = restarted ?? afresh;
       const said = afterReaderCode && result.kind === "result" ? { ...result, afterReaderCode } : result;
@@ -318,9 +338,12 @@ function runOnce(request, options) {
         // A refused request is the page's mistake only where none of the reader's code had run: Python
         // checks a request before this Run's code (a re-audit's earlier edit removed run_blocks from
         // calls.FUNCTIONS, and the page was blamed).
-        const said = !data.refused ? data.message : afterReaderCode
+        // An error this Run's code raised, where earlier code of the reader's ran: that code may be the
+        // cause (a hostile audit: a patch an edit left made every later Run fail on the reader's engine).
+        const said = data.refused ? (afterReaderCode
           ? `Python, where your own code had run, refused this Run's request: ${data.message}`
-          : `The page asked Python for what it does not do: ${data.message}`;
+          : `The page asked Python for what it does not do: ${data.message}`)
+          : afterReaderCode && !data.fatal ? `${data.message} ${LEFTOVER}` : data.message;
         const result = { kind: "error", message: readerText(said), block: data.block };
         if (data.fatal) end(result);
         else finish(result);

@@ -3,7 +3,7 @@
 // by the number its Run bar shows ("Block 3"), and a block folded away (inside a quiz's
 // answer, say) is named with where it is, as a link that opens its fold.
 
-import { seconds } from "../python/python.js"; // loaded before any result comes
+import { FRESH, seconds } from "../python/python.js"; // loaded before any result comes
 import { element } from "../shared/dom.js";
 
 const lastLine = (text) => text.trim().split("\n").pop();
@@ -42,7 +42,7 @@ export function show(state, result) {
   if (result.afterReaderCode && results.some((r) => !r.edited && (r.status === "differs" || r.status === "error"))) {
     output.append(paragraph("bv-run-note", "Your code from an earlier Run ran in this same Python, which " +
       "keeps what it left (a function it replaced, a callback still queued): that can change these results. " +
-      "Reset your edits and Run again for a fresh Python."));
+      FRESH));
   }
   // An earlier block that failed, or that prints otherwise than the page from the reader's first
   // edit on (the edit, or what it changed downstream): it may change this one. (With no edit,
