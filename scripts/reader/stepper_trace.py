@@ -158,7 +158,10 @@ def _forward_caption(node, names, edges, nodes):
         data = node["data"]
         return f"{name} is a leaf: its data, {shown(data) if rounded(data) else number(data)}, is given."
     symbols = [_ref(names[e["parent"]]) for e in edges]
-    values = [_paren(number(nodes[e["parent"]]["data"])) for e in edges]
+    # a negative operand in parentheses where a sign would run into the operator: 2 · (−3), (−2)^2;
+    # tanh(−0.25) has its own (a reader's audit saw "tanh((−0.25))")
+    wrap = _paren if node["op"] in ("+", "*") or node["op"].startswith("**") else str
+    values = [wrap(number(nodes[e["parent"]]["data"])) for e in edges]
     if node["op"] in ("+", "*") and len(edges) == 1:  # a set of parents (the lecture's): a·a has one
         symbols, values = symbols * 2, values * 2
     result = sign(node["data"], _as_written(node["op"], values))

@@ -151,6 +151,9 @@ def test_a_caption_writes_equals_only_where_its_arithmetic_holds_as_written(site
     edited = replay(L)
     assert "d is a leaf: its data, 0.02013, is given." in edited["forwardCaptions"]
     assert "Forward: (d*f) = d · f = 0.0201 · 3 ≈ 0.0604." in edited["forwardCaptions"]
+    t = Value(-0.25, label="t").tanh()
+    t.label = "o"
+    assert replay(t)["forwardCaptions"][-1] == "Forward: o = tanh(t) = tanh(−0.25) = −0.2449."  # not tanh((−0.25))
     presets = [edited] + [preset for path in sorted(site.glob("*/stepper-*.json"))
                           for preset in json.loads(path.read_text(encoding="utf-8"))["presets"]]
     text = " ".join(caption for preset in presets for caption in preset["forwardCaptions"] + preset["backwardCaptions"])
