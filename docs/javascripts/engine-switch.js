@@ -81,11 +81,32 @@ function keptBefore() {
   return text;
 }
 
-/** The reader's engine: a file they gave, else their passed exercise; {text, from, name} or null. */
+/**
+ * The reader's engine: a file they gave, else their passed exercise; {text, from, name} or null.
+ * name: as every page shows it (shownName), never the file's name as given.
+ */
 export function readerEngine() {
   const file = read(SOURCE);
-  if (file?.text) return { text: file.text, from: "file", name: file.name || "the code you pasted" };
+  if (file?.text) return { text: file.text, from: "file", name: file.name ? shownName(file.name) : "the code you pasted" };
   return exerciseEngine();
+}
+
+// A chosen file's name is the reader's text on every page's switch, as an engine's message is:
+// a name holding U+202E reversed the page's words after it, and a 2,000-character one made the
+// switch 600 px tall (a hostile audit). Its invisible controls are shown as reader_code.visible
+// shows them (<U+202E>), and it is cut at NAME characters (a file system allows about 255 bytes).
+const CONTROLS = /[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g; // as reader_code.CONTROLS
+const NAME = 100;
+
+/** A file's name (string) as the page shows it: its first NAME characters, controls made visible. */
+function shownName(name) {
+  const all = String(name);
+  let kept = all;
+  if (all.length > NAME) {
+    const end = /[\ud800-\udbff]/.test(all[NAME - 1]) ? NAME - 1 : NAME; // not half a character
+    kept = `${all.slice(0, end)}… (a name of ${all.length.toLocaleString("en")} characters, cut here)`;
+  }
+  return kept.replace(CONTROLS, (c) => `<U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`);
 }
 
 /** True when the reader chose their engine (whether or not it exists and passed its check). */
