@@ -435,53 +435,6 @@ def test_an_engine_that_fails_after_its_check_stops_the_run_without_blaming_the_
     page.context.close()
 
 
-def test_an_engines_message_shows_its_invisible_characters_and_a_full_storage_keeps_the_verdict(browser, origin):
-    """A hostile audit: an engine's error with a bidi override read "logged OK" on every page's
-    switch; and where storage refused the verdict (full), every page said "Checking the code you
-    pasted…" for good. Here storage refuses it: the verdict holds for the visit."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.add_init_script("""(() => {
-        const setItem = Storage.prototype.setItem;
-        Storage.prototype.setItem = function (key, value) {
-            if (key === 'bv-engine' && String(value).includes('"check"')) {
-                throw new DOMException('full', 'QuotaExceededError');
-            }
-            return setItem.call(this, key, value);
-        };
-    })()""")
-    page = context.new_page()
-    page.goto(origin + "/your-engine/")
-    page.wait_for_function(f"() => {MAP}", timeout=30_000)
-    page.get_by_role("radio", name="your engine", exact=True).check()
-    page.get_by_label("Paste your engine").fill("raise ValueError('my engine \\u202eKO deggol\\u202c end')\n")
-    page.get_by_role("button", name="Use this code").click()
-    page.wait_for_function("() => /did not pass/.test(document.querySelector('.bv-map__status').textContent)",
-                           timeout=120_000)
-    said = "your engine raised ValueError: my engine <U+202E>KO deggol<U+202C> end"
-    assert said in page.locator(".bv-map__status").text_content()
-    page.locator('.md-nav--primary a[href$="/01-computational-graphs/"]').first.click()  # instant navigation
-    page.wait_for_url("**/01-computational-graphs/")
-    page.wait_for_function("() => /did not pass/.test(document.querySelector('.bv-engine__status')?.textContent)",
-                           timeout=30_000)
-    status = switch(page)["status"]
-    assert status == f"Every Run still runs on micrograd: the code you pasted did not pass its check: {said}", status
-    assert "\u202e" not in page.locator("body").inner_text()
-    context.close()
-
-
-def test_an_engine_longer_than_the_limit_is_refused_not_cut(browser, origin):
-    """A re-audit: 250,000 characters (a long comment, then Value) were cut to 200,000 without a word,
-    and the check said "your engine defines no class Value" of code that does."""
-    page = engine_page(browser, origin)
-    page.get_by_label("Paste your engine").fill("#" * 250_000 + "\nfrom micrograd.engine import Value\n")
-    page.get_by_role("button", name="Use this code").click()
-    assert page.locator(".bv-map__status").text_content() == (
-        "Your code is 250,036 characters; an engine here may have at most 200,000 (a Value class is a few "
-        "thousand). Nothing was changed.")
-    assert "You have no engine yet" in switch(page)["status"] or "micrograd" in switch(page)["status"]
-    page.context.close()
-
-
 # Two engines whose 32-bit FNV-1a hashes are the same (f5fa9e14), found by a hostile reader's
 # audit in about a second: the switch kept a check's verdict under that hash, so the second,
 # with no usable Value, "passed its check" on the first one's verdict.

@@ -1,0 +1,75 @@
+"""What the reader gave as their engine, as the Your engine page and every page's switch show it
+(docs/javascripts/engine-switch.js), in Debian's Chromium on the built site: an engine's message
+and a chosen file's name with their invisible characters shown and cut, and code over the limit
+refused. Split from test_your_engine_browser.py, which reached the 600-line limit
+(tests/tools/test_lint.py)."""
+
+from tests import engines
+from tests.your_engine.test_your_engine_browser import MAP, engine_page, switch
+
+
+def test_a_chosen_files_name_shows_its_invisible_characters_and_is_cut(browser, origin):
+    """A hostile audit: a file named "my_engine<U+202E>yp.xxx….py" (2,016 characters) read raw on
+    every page's switch: the override reversed the page's words after it, and the switch was
+    600 px tall. The name is shown as an engine's message is (<U+202E>) and cut."""
+    page = engine_page(browser, origin)
+    name = "my_engine\u202eyp." + "x" * 2000 + ".py"
+    page.get_by_label("or choose a file:").set_input_files(files=[{
+        "name": name, "mimeType": "text/x-python", "buffer": engines.source("book").encode()}])
+    page.wait_for_function("() => /passed its check|did not pass/.test("
+                           "document.querySelector('.bv-map__status').textContent)", timeout=120_000)
+    shown = "my_engine<U+202E>yp." + "x" * 87 + "… (a name of 2,016 characters, cut here)"
+    status = switch(page)["status"]
+    assert status.startswith(f"Every Run on this site runs on your engine: {shown}, in this book's shape"), status
+    assert page.locator(".bv-map__from").text_content().startswith(f"Your engine: {shown}, checked")
+    assert "\u202e" not in page.locator("body").inner_text()
+    height = page.locator(".bv-engine__status").bounding_box()["height"]
+    assert height < 100, height  # a line or two at 1280 px, not 600 px
+    page.context.close()
+
+
+def test_an_engines_message_shows_its_invisible_characters_and_a_full_storage_keeps_the_verdict(browser, origin):
+    """A hostile audit: an engine's error with a bidi override read "logged OK" on every page's
+    switch; and where storage refused the verdict (full), every page said "Checking the code you
+    pasted…" for good. Here storage refuses it: the verdict holds for the visit."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script("""(() => {
+        const setItem = Storage.prototype.setItem;
+        Storage.prototype.setItem = function (key, value) {
+            if (key === 'bv-engine' && String(value).includes('"check"')) {
+                throw new DOMException('full', 'QuotaExceededError');
+            }
+            return setItem.call(this, key, value);
+        };
+    })()""")
+    page = context.new_page()
+    page.goto(origin + "/your-engine/")
+    page.wait_for_function(f"() => {MAP}", timeout=30_000)
+    page.get_by_role("radio", name="your engine", exact=True).check()
+    page.get_by_label("Paste your engine").fill("raise ValueError('my engine \\u202eKO deggol\\u202c end')\n")
+    page.get_by_role("button", name="Use this code").click()
+    page.wait_for_function("() => /did not pass/.test(document.querySelector('.bv-map__status').textContent)",
+                           timeout=120_000)
+    said = "your engine raised ValueError: my engine <U+202E>KO deggol<U+202C> end"
+    assert said in page.locator(".bv-map__status").text_content()
+    page.locator('.md-nav--primary a[href$="/01-computational-graphs/"]').first.click()  # instant navigation
+    page.wait_for_url("**/01-computational-graphs/")
+    page.wait_for_function("() => /did not pass/.test(document.querySelector('.bv-engine__status')?.textContent)",
+                           timeout=30_000)
+    status = switch(page)["status"]
+    assert status == f"Every Run still runs on micrograd: the code you pasted did not pass its check: {said}", status
+    assert "\u202e" not in page.locator("body").inner_text()
+    context.close()
+
+
+def test_an_engine_longer_than_the_limit_is_refused_not_cut(browser, origin):
+    """A re-audit: 250,000 characters (a long comment, then Value) were cut to 200,000 without a word,
+    and the check said "your engine defines no class Value" of code that does."""
+    page = engine_page(browser, origin)
+    page.get_by_label("Paste your engine").fill("#" * 250_000 + "\nfrom micrograd.engine import Value\n")
+    page.get_by_role("button", name="Use this code").click()
+    assert page.locator(".bv-map__status").text_content() == (
+        "Your code is 250,036 characters; an engine here may have at most 200,000 (a Value class is a few "
+        "thousand). Nothing was changed.")
+    assert "You have no engine yet" in switch(page)["status"] or "micrograd" in switch(page)["status"]
+    page.context.close()
