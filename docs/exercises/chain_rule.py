@@ -29,6 +29,14 @@ from scripts.reader.exercise_checks import diamond, expect, grads_by_rule
 
 ACCUMULATE = "a value used twice needs +=, not =: each edge adds its share"
 UPSTREAM = "multiply the local derivative by node.grad, the upstream gradient"
+NO_LOCAL = ("the local derivative is missing: the parent's grad grows by local * node.grad, "
+            "not by node.grad alone")
+RULE = "each edge adds local * node.grad to its parent's grad (+=)"
+
+
+def without_local(node, parent):
+    """What `parent.grad += node.grad` (no local derivative) adds to `parent` from `node`."""
+    return sum(node.grad for p in node._prev if p is parent)
 
 
 def test_one_edge(user):
@@ -37,8 +45,10 @@ def test_one_edge(user):
     y = a * b
     y.grad = 1.0
     user.propagate(y)
-    expect("a.grad", a.grad, b.data, cause="the edge from a carries the local derivative b")
-    expect("b.grad", b.grad, a.data, cause="the edge from b carries the local derivative a")
+    expect("a.grad", a.grad, b.data, likely=[(1.0, NO_LOCAL)],
+           check="the edge from a carries the local derivative b")
+    expect("b.grad", b.grad, a.data, likely=[(1.0, NO_LOCAL)],
+           check="the edge from b carries the local derivative a")
 
 
 def test_upstream_gradient(user):
@@ -48,7 +58,7 @@ def test_upstream_gradient(user):
     y.grad = 2.0  # as if y fed into 2 * y further on
     user.propagate(y)
     expect("a.grad with y.grad = 2", a.grad, 2.0 * b.data,
-           likely=[(b.data, UPSTREAM)], cause=UPSTREAM)
+           likely=[(b.data, UPSTREAM), (without_local(y, a), NO_LOCAL)], check=RULE)
 
 
 def test_a_value_used_twice(user):
@@ -60,7 +70,7 @@ def test_a_value_used_twice(user):
     a.grad, b.grad = 0.0, 1.0
     user.propagate(b)
     expect("a.grad for b = a * a with a = 3", a.grad, right,
-           likely=[(wrong, ACCUMULATE)], cause=ACCUMULATE)
+           likely=[(wrong, ACCUMULATE), (without_local(b, a), NO_LOCAL)], check=RULE)
 
 
 def test_keeps_what_arrived_earlier(user):
@@ -72,8 +82,9 @@ def test_keeps_what_arrived_earlier(user):
     user.propagate(y)
     expect("a.grad (it held 1.5 before)", a.grad, 1.5 + b.data,
            likely=[(b.data, "= threw away the 1.5 that a already had from another path: use +="),
-                   (1.5, "nothing was added: the parent's grad must grow by local * node.grad")],
-           cause=ACCUMULATE)
+                   (1.5, "nothing was added: the parent's grad must grow by local * node.grad"),
+                   (1.5 + without_local(y, a), NO_LOCAL)],
+           check=RULE)
 
 
 def test_whole_diamond(user):
@@ -87,7 +98,7 @@ def test_whole_diamond(user):
     for node in reversed(topological_order(d)):
         user.propagate(node)
     expect("a.grad in the diamond d = (a + 1) * (3 * a), a = 2", a.grad, right,
-           likely=[(wrong, ACCUMULATE)], cause="every edge must add local * node.grad to its parent's grad")
+           likely=[(wrong, ACCUMULATE)], check=RULE)
 
 # ---- hints ----
 # - One line inside the loop: the parent's gradient grows by `local * node.grad`.

@@ -82,7 +82,7 @@ def test_add_parents(user):
     a, b = user.Value(2.0), user.Value(-3.0)
     s = expect_value("a + b", a + b, user.Value)
     if not (len(s._prev) == 2 and s._prev[0] is a and s._prev[1] is b):
-        expect("(a + b)._prev", s._prev, (a, b), cause="the parents are (self, other), in that order")
+        expect("(a + b)._prev", s._prev, (a, b), check="the parents are (self, other), in that order")
 
 
 def test_add_local(user):
@@ -91,8 +91,8 @@ def test_add_local(user):
     expected = (Ref(2.0) + Ref(-3.0))._local
     expect("(a + b)._local with a = 2, b = -3", s._local, expected,
            likely=[((-3.0, 2.0), f"that is the rule for *; {ADD_RULE}"),
-                   ((2.0, -3.0), ADD_RULE)],
-           cause=ADD_RULE)
+                   ((2.0, -3.0), f"each parent got its own value; {ADD_RULE}")],
+           check=ADD_RULE)
 
 
 def test_mul_forward(user):
@@ -108,13 +108,13 @@ def test_mul_local(user):
     expect("(a * b)._local with a = 2, b = -3", p._local, expected,
            likely=[((2.0, -3.0), f"each parent got its own value; {MUL_RULE}: swap them"),
                    ((1.0, 1.0), f"that is the rule for +; {MUL_RULE}")],
-           cause=MUL_RULE)
+           check=MUL_RULE)
 
 
 def test_with_plain_numbers(user):
     """a * 4 and a + 4 work, with 4 turned into a Value"""
     p = expect_value("a * 4", user.Value(2.0) * 4, user.Value)
-    expect("(a * 4)._local with a = 2", p._local, (Ref(2.0) * 4)._local, cause=MUL_RULE)
+    expect("(a * 4)._local with a = 2", p._local, (Ref(2.0) * 4)._local, check=MUL_RULE)
     s = expect_value("a + 4", user.Value(2.0) + 4, user.Value)
     expect("(a + 4).data with a = 2", s.data, (Ref(2.0) + 4).data)
 

@@ -114,7 +114,7 @@ def test_pow(user):
                likely=[((n * x ** n,), f"the exponent drops by one: {POW_RULE}"),
                        ((x ** (n - 1),), f"multiply by n: {POW_RULE}"),
                        ((x ** n,), f"that is the output; {POW_RULE}")],
-               cause=POW_RULE)
+               check=POW_RULE)
 
 
 def test_tanh(user):
@@ -125,8 +125,8 @@ def test_tanh(user):
         t = math.tanh(x)
         expect(f"tanh(x)._local with x = {x}", y._local, Ref(x).tanh()._local,
                likely=[((1 - x * x,), f"{TANH_RULE}, not the input x: use 1 - t * t"),
-                       ((1 - t,), TANH_RULE)],
-               cause=TANH_RULE)
+                       ((1 - t,), f"t is not squared; {TANH_RULE}")],
+               check=TANH_RULE)
 
 
 def test_exp(user):
@@ -135,7 +135,7 @@ def test_exp(user):
         y = expect_value(f"Value({x}).exp()", user.Value(x).exp(), user.Value)
         expect(f"exp(x)._local with x = {x}", y._local, Ref(x).exp()._local,
                likely=[((x,), "d exp(x)/dx = exp(x), the output, not the input x")],
-               cause="d exp(x)/dx = exp(x): the output itself")
+               check="d exp(x)/dx = exp(x): the output itself")
 
 
 def test_relu_positive(user):
@@ -144,7 +144,7 @@ def test_relu_positive(user):
     expect("relu(x).data with x = 0.5", y.data, Ref(0.5).relu().data)
     expect("relu(x)._local with x = 0.5", y._local, Ref(0.5).relu()._local,
            likely=[((0.5,), "that is the output; for x > 0 relu(x) = x, whose slope is 1")],
-           cause="for x > 0, relu(x) = x, whose slope is 1")
+           check="for x > 0, relu(x) = x, whose slope is 1")
 
 
 def test_relu_negative_and_zero(user):
@@ -153,7 +153,7 @@ def test_relu_negative_and_zero(user):
         y = expect_value(f"Value({x}).relu()", user.Value(x).relu(), user.Value)
         expect(f"relu(x).data with x = {x}", y.data, Ref(x).relu().data)
         expect(f"relu(x)._local with x = {x}", y._local, Ref(x).relu()._local,
-               cause="for x <= 0 relu(x) is the constant 0, whose slope is 0 (the engine picks 0 at x = 0)")
+               check="for x <= 0 relu(x) is the constant 0, whose slope is 0 (the engine picks 0 at x = 0)")
 
 
 def test_one_parent(user):
@@ -162,7 +162,7 @@ def test_one_parent(user):
     for name, y in [("x ** 2", x ** 2), ("x.tanh()", x.tanh()), ("x.exp()", x.exp()), ("x.relu()", x.relu())]:
         y = expect_value(name, y, user.Value)
         if len(y._prev) != 1 or y._prev[0] is not x:
-            expect(f"({name})._prev", y._prev, (x,), cause="one parent: (self,)")
+            expect(f"({name})._prev", y._prev, (x,), check="one parent: (self,)")
 
 # ---- hints ----
 # - Power rule: the derivative of x**n is n * x**(n - 1). For n = 3 at x = 2 that is 12.

@@ -74,7 +74,7 @@ def test_leaf(user):
     """a leaf node's order is just the leaf"""
     x = Value(1.0)
     order = user.topological_order(x)
-    expect("topological_order(x) for a leaf x", order, [x], cause="a node with no parents is listed alone")
+    expect("topological_order(x) for a leaf x", order, [x], check="a node with no parents is listed alone")
 
 
 def test_diamond(user):
@@ -100,7 +100,7 @@ def test_long_chain(user):
         raise Fail("a chain of 5,000 additions raised RecursionError: Python allows about 1,000 nested "
                    "calls; use a loop with your own stack (a list) instead of recursion") from None
     expect("the number of nodes listed for the chain", len(order) if isinstance(order, list) else order,
-           len(reference_order(x)), cause="5,000 additions, 5,000 constants and x0: 10,001 nodes")
+           len(reference_order(x)), check="5,000 additions, 5,000 constants and x0: 10,001 nodes")
     check_order(user, x, "the chain", {id(x0): "x0", id(x): "the last node"})
 
 # ---- hints ----

@@ -52,6 +52,10 @@ X, Y, RATE = [2.0, -1.0], 1.0, 0.1
 NAMES = ["w1", "w2", "b"]
 FORGOT = ("the gradients of earlier steps are still there (backward() adds to .grad): "
           "call zero_grad(model.parameters()) before loss.backward() in every step")
+UPHILL = ("the parameters moved uphill, with the gradient: the update is "
+          "p.data -= learning_rate * p.grad, a step against it")
+STEP = ("each step runs zero_grad(model.parameters()), then loss.backward(), then "
+        "p.data -= learning_rate * p.grad for every p")
 TOO_LATE = ("the parameters did not move, because every p.grad was 0.0 at the update: zero the "
             "gradients first, then loss.backward(), then the update")
 
@@ -61,8 +65,11 @@ def model():
     return Neuron(2, nonlin=False)  # w1*x1 + w2*x2 + b
 
 
-def reference(steps, zero=True):
-    """The parameters of a model after `steps` steps of micrograd's own training loop."""
+def reference(steps, zero=True, sign=-1):
+    """The parameters of a model after `steps` steps of micrograd's own training loop.
+
+    zero=False leaves zero_grad out; sign=+1 steps uphill (+= in the update).
+    """
     m = model()
     for _ in range(steps):
         loss = (m(X) - Y) ** 2
@@ -70,7 +77,7 @@ def reference(steps, zero=True):
             m.zero_grad()
         loss.backward()
         for p in m.parameters():
-            p.data -= RATE * p.grad
+            p.data += sign * RATE * p.grad
     return m.parameters()
 
 
@@ -81,7 +88,7 @@ def test_zero_grad(user):
         p.grad = g
     user.zero_grad(params)
     expect("the grads after zero_grad", [p.grad for p in params], [0.0, 0.0, 0.0],
-           cause="set p.grad = 0.0 for every p in parameters")
+           check="set p.grad = 0.0 for every p in parameters")
 
 
 def test_first_step(user):
@@ -90,12 +97,11 @@ def test_first_step(user):
     loss = user.train_step(m, X, Y, RATE)
     first = model()
     expect("the loss returned by the first step", loss, ((first(X) - Y) ** 2).data,
-           cause="return loss.data, the loss of the forward pass")
+           check="return loss.data, the loss of the forward pass")
     unchanged = [p.data for p in model().parameters()]
-    for name, p, ref in zip(NAMES, m.parameters(), reference(1)):
+    for name, p, ref, up in zip(NAMES, m.parameters(), reference(1), reference(1, sign=1)):
         expect(f"{name}.data after one step", p.data, ref.data,
-               likely=[(unchanged[NAMES.index(name)], TOO_LATE)],
-               cause="call loss.backward() before the update, so that p.grad holds the gradient")
+               likely=[(unchanged[NAMES.index(name)], TOO_LATE), (up.data, UPHILL)], check=STEP)
 
 
 def test_three_steps(user):
@@ -103,20 +109,21 @@ def test_three_steps(user):
     m = model()
     for _ in range(3):
         user.train_step(m, X, Y, RATE)
-    forgot = reference(3, zero=False)
-    for name, p, ref, wrong in zip(NAMES, m.parameters(), reference(3), forgot):
-        expect(f"{name}.grad after 3 steps", p.grad, ref.grad, likely=[(wrong.grad, FORGOT), (0.0, TOO_LATE)],
-               cause=FORGOT)
-        expect(f"{name}.data after 3 steps", p.data, ref.data, cause=FORGOT)
+    forgot, up = reference(3, zero=False), reference(3, sign=1)
+    for name, p, ref, wrong, uphill in zip(NAMES, m.parameters(), reference(3), forgot, up):
+        expect(f"{name}.grad after 3 steps", p.grad, ref.grad,
+               likely=[(wrong.grad, FORGOT), (0.0, TOO_LATE), (uphill.grad, UPHILL)], check=STEP)
+        expect(f"{name}.data after 3 steps", p.data, ref.data,
+               likely=[(wrong.data, FORGOT), (uphill.data, UPHILL)], check=STEP)
 
 
 def test_loss_goes_down(user):
     """twenty steps bring the loss close to 0"""
     m = model()
     losses = [user.train_step(m, X, Y, RATE) for _ in range(20)]
-    expect("the loss after 20 steps", round(losses[-1], 6), 0.0,
-           cause=f"the losses were {', '.join(f'{v:.3g}' for v in losses[:4])}, ...: "
-                 "each step must move the parameters against this step's gradient")
+    first = ", ".join(f"{v:.3g}" for v in losses[:4])
+    expect(f"the loss after 20 steps (the first four: {first})", round(losses[-1], 6), 0.0,
+           check="each step moves the parameters against this step's gradient")
 
 # ---- hints ----
 # - `zero_grad` is a two-line loop: `for p in parameters: p.grad = 0.0`.

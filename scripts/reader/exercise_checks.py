@@ -4,8 +4,8 @@ the tests build (the diamond, the kite, chapter 3's neuron, a deep chain).
 A test receives `user`, the names the reader's code defined (user.Value,
 user.backward...), and raises Fail (usually through `expect`) with a message
 a learner can act on: which value, what it was, what it should be, and the
-likely cause. Expected values come from the real micrograd, imported in the
-same interpreter. Stdlib only (it runs in Pyodide too).
+cause only when the value shows it. Expected values come from the real
+micrograd, imported in the same interpreter. Stdlib only (it runs in Pyodide too).
 """
 
 import math
@@ -50,13 +50,16 @@ def _has_blank(x):
     return x is Ellipsis or (isinstance(x, (tuple, list)) and any(_has_blank(v) for v in x))
 
 
-def expect(what, actual, expected, likely=(), cause=""):
+def expect(what, actual, expected, likely=(), check=""):
     """Fail unless `actual` equals `expected` (numbers within 1e-9, relative).
 
     what: how the reader names the value ("a.grad"); likely: (wrong value,
     cause) pairs: the first whose value equals `actual` gives the message's
-    cause; cause: the cause to give when none of them matches. Message:
-    "a.grad is 3.0, expected 6.0: a value used twice needs +=, not =".
+    cause, because that value is the evidence for it; check: what to look at
+    when none of them matches, said as a rule to check, never as the cause
+    (the code may not make the mistake a likely cause names). Messages:
+    "a.grad is 3.0, expected 6.0: a value used twice needs +=, not =" (a likely
+    value), "a.grad is 2.0, expected 6.0. To check: ..." (any other value).
     """
     if same(actual, expected):
         return
@@ -66,7 +69,7 @@ def expect(what, actual, expected, likely=(), cause=""):
     for wrong, why in likely:
         if same(actual, wrong):
             raise Fail(f"{message}: {why}")
-    raise Fail(f"{message}: {cause}" if cause else message)
+    raise Fail(f"{message}. To check: {check}" if check else message)
 
 
 def expect_value(what, x, cls):

@@ -94,6 +94,64 @@ def test_the_message_for_assignment_names_the_value_the_numbers_and_the_cause():
             "a value used twice needs +=, not =: each edge adds its share") in messages
 
 
+# Wrong solutions that make none of the mistakes a test names: the message must not name
+# one (a reader's audit: these were told to call zero_grad, or to use +=, which they did).
+UNNAMED = {
+    "uphill update": ("zero_grad", "p.data -= learning_rate * p.grad", "p.data += learning_rate * p.grad",
+                      ["zero_grad(", "loss.backward() before", "+=, not ="]),
+    "no local derivative": ("chain_rule", "parent.grad += local * node.grad", "parent.grad += node.grad",
+                            ["+=, not =", "threw away", "upstream"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNNAMED))
+def test_a_mistake_the_code_does_not_make_is_not_named(case):
+    name, right, wrong, false_causes = UNNAMED[case]
+    exercise = exercise_format.load(name)
+    assert right in exercise.solution
+    messages = failing_messages(exercise_runner.run(exercise, exercise.solution.replace(right, wrong)))
+    assert messages
+    for message in messages:
+        assert not [cause for cause in false_causes if cause in message], message
+
+
+def test_an_uphill_update_is_named_from_its_numbers():
+    exercise = exercise_format.load("zero_grad")
+    code = exercise.solution.replace("p.data -= learning_rate", "p.data += learning_rate")
+    messages = failing_messages(exercise_runner.run(exercise, code))
+    assert any("w1.data after one step is -1.99424, expected 0.531693: the parameters moved uphill" in m
+               for m in messages), messages
+
+
+def test_a_missing_local_derivative_is_named_from_its_numbers():
+    exercise = exercise_format.load("chain_rule")
+    code = exercise.solution.replace("parent.grad += local * node.grad", "parent.grad += node.grad")
+    messages = failing_messages(exercise_runner.run(exercise, code))
+    assert "a.grad for b = a * a with a = 3 is 2.0, expected 6.0: the local derivative is missing" in " ".join(
+        messages), messages
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_fallback_states_a_cause_that_only_a_matching_value_may_name(name, monkeypatch):
+    """Every expect() call of the exercise's tests, on the solution: the text said for a value
+    that matches no likely mistake must not be (or contain) the cause of a likely mistake."""
+    calls_seen = []
+    real = exercise_checks.expect
+
+    def spy(what, actual, expected, likely=(), check="", cause=""):  # cause: the old name of check
+        check = check or cause
+        calls_seen.append((what, [why for _, why in likely], check))
+        return real(what, actual, expected, likely, check)
+
+    monkeypatch.setattr(exercise_checks, "expect", spy)
+    exercise = exercise_format.load(name)
+    report = exercise_runner.run(exercise, exercise.solution)
+    assert report.passed and calls_seen
+    causes = {why for _, whys, _ in calls_seen for why in whys}
+    for what, _, check in calls_seen:
+        assert not [why for why in causes if why in check], (what, check)
+
+
 def test_tanh_from_the_input_gets_its_own_cause():
     exercise = exercise_format.load("local_pow_tanh_exp_relu")
     code = exercise.solution.replace("(1.0 - t * t,)", "(1.0 - self.data ** 2,)")
@@ -160,10 +218,12 @@ def test_the_page_calls_run_exercise_with_json_and_reads_json():
 
 
 def test_expect_formats_numbers_tuples_and_blanks():
-    with pytest.raises(exercise_checks.Fail, match=r"^x is 0.786448, expected 0.75: why$"):
-        exercise_checks.expect("x", 0.7864477329659274, 0.75, cause="why")
+    with pytest.raises(exercise_checks.Fail, match=r"^x is 0.786448, expected 0.75. To check: the rule$"):
+        exercise_checks.expect("x", 0.7864477329659274, 0.75, check="the rule")
     with pytest.raises(exercise_checks.Fail, match=r"^t is \(2.0, -3.0\), expected \(-3.0, 2.0\): swap$"):
-        exercise_checks.expect("t", (2.0, -3.0), (-3.0, 2.0), likely=[((2.0, -3.0), "swap")], cause="other")
+        exercise_checks.expect("t", (2.0, -3.0), (-3.0, 2.0), likely=[((2.0, -3.0), "swap")], check="other")
+    with pytest.raises(exercise_checks.Fail, match=r"^t is \(2.0, 3.0\), expected \(-3.0, 2.0\)$"):
+        exercise_checks.expect("t", (2.0, 3.0), (-3.0, 2.0), likely=[((2.0, -3.0), "swap")])
     with pytest.raises(exercise_checks.Fail, match=r"fill in the blank"):
         exercise_checks.expect("t", (Ellipsis,), (1.0,))
     exercise_checks.expect("close enough", 0.1 + 0.2, 0.3)
