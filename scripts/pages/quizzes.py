@@ -11,7 +11,9 @@ and by the site build alike):
 - number(EXPR, answer=WRITTEN, tol=0): EXPR computes the expected number; WRITTEN is the
   answer as the author wrote it. If they differ by more than tol, the page fails at the
   quiz's line. The reader's input is right when it is within tol of EXPR's value (plus a
-  rounding margin of 1e-9 relative): 10, 10.0, 1e1, −10 and -10.0 all parse as numbers.
+  rounding margin of 1e-9 relative): 10, 10.0, 1e1, −10, -10.0 and 61,539 (a comma between
+  groups of three digits, as the site writes thousands) all parse as numbers; 1,5 does not,
+  and the quiz says why (a comma is never a decimal point).
   mistakes={"message": WRONG_EXPR, ...}: classic wrong answers, each computed by running the
   mistake in the page's code (a wrong visit order, `=` for `+=`, a flipped sign), never typed;
   a reader's answer within tol of one gets its message. A message may give a list of numbers,

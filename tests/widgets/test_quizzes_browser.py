@@ -70,6 +70,38 @@ def test_a_negative_answer_reads_with_either_minus_sign(page, origin):
     assert key == [-10, -10, -10, 10, None, True, False]
 
 
+THOUSANDS = [("61,539", 61539), ("−61,539", -61539), ("4,001", 4001), ("1,234,567.5", 1234567.5),
+             ("1,5", None), ("1,50", None), ("61,5390", None), ("1234,567", None), ("1,,000", None),
+             (",539", None), ("61,539,", None), ("1.5", 1.5)]
+
+
+def test_a_thousands_comma_is_read_and_a_decimal_comma_is_not(page, origin):
+    page.goto(origin + "/")  # the home page: any page of the site imports the module
+    texts = [text for text, _ in THOUSANDS]
+    read = page.evaluate("""texts => import("/javascripts/widgets/quiz.js").then(m =>
+        texts.map(t => m.parseNumber(t)))""", texts)
+    assert read == [value for _, value in THOUSANDS]
+
+
+def test_chapter_10_takes_its_answers_written_as_the_page_writes_them(page, origin):
+    """The site writes 61,539 and 4,001 (in the Answer fold too); a reader typing them so is right.
+    "1,5" is not read, and the message says why (a comma only separates thousands)."""
+    page.goto(origin + "/10-under-the-hood/")
+    for shown, typed in [("61539", "61,539"), ("4001", "4,001")]:
+        quiz = page.locator(f'.bv-quiz[data-quiz="number"][data-shown="{shown}"]')
+        quiz.wait_for(state="visible")
+        quiz.get_by_label("Your answer").fill(typed)
+        quiz.get_by_role("button", name="Check").click()
+        assert quiz.get_attribute("data-state") == "right", typed
+        assert quiz.locator(".bv-quiz__feedback").text_content().startswith("Right"), typed
+    quiz.get_by_label("Your answer").fill("1,5")
+    quiz.get_by_label("Your answer").press("Enter")
+    assert quiz.get_attribute("data-state") == "invalid"
+    feedback = quiz.locator(".bv-quiz__feedback").text_content()
+    assert feedback == ("Not read as a number: a comma here separates thousands, in groups of three digits "
+                        "(61,539). For a decimal, type a point: 1.5."), feedback
+
+
 def test_a_multiple_choice_quiz_says_right_or_wrong_at_once(page, origin):
     page.goto(origin + "/01-computational-graphs/")
     quiz = page.locator('.bv-quiz[data-quiz="choice"]').first

@@ -7,11 +7,26 @@
 import { savedAnswer } from "../progress.js";
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+// Commas as the site writes them, separating thousands: 1 to 3 digits, then groups of three.
+const THOUSANDS = /^[+-]?\d{1,3}(,\d{3})+(\.\d*)?(e[+-]?\d+)?$/i;
 
-// "10", "10.0", "1e1", "−10" (a true minus sign), "+10": a number; anything else: null.
+const plainText = (text) => text.trim().replace(/\u2212/g, "-").replace(/\s+/g, "");
+
+// "10", "10.0", "1e1", "−10" (a true minus sign), "+10", "61,539" (a thousands comma): a
+// number; anything else ("1,5", "half"): null. A comma is never a decimal point.
 export function parseNumber(text) {
-  const plain = text.trim().replace(/\u2212/g, "-").replace(/\s+/g, "");
+  const plain = plainText(text);
+  if (THOUSANDS.test(plain)) return Number(plain.replace(/,/g, ""));
   return NUMBER.test(plain) ? Number(plain) : null;
+}
+
+// Why parseNumber(text) gave null, as the quiz says it to the reader.
+export function notANumber(text) {
+  if (plainText(text).includes(",")) {
+    return "Not read as a number: a comma here separates thousands, in groups of three digits "
+      + "(61,539). For a decimal, type a point: 1.5.";
+  }
+  return "Type a number, such as 10, −10 or 1e1.";
 }
 
 // The same rule as scripts/pages/quizzes.py: within tol, plus a rounding margin of 1e-9 relative.
@@ -53,7 +68,7 @@ export function init(box) {
   const check = () => {
     if (box.dataset.quiz === "number") {
       const value = parseNumber(input.value);
-      if (value === null) return invalid("Type a number, such as 10, −10 or 1e1.");
+      if (value === null) return invalid(notANumber(input.value));
       const tol = Number(box.dataset.tol);
       if (close(value, Number(box.dataset.key), tol)) return answered(`Right: ${box.dataset.shown}.`, "right");
       const mistake = mistakes.find(([wrong]) => close(value, wrong, tol));
