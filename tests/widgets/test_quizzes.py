@@ -35,6 +35,14 @@ def test_a_number_quiz_carries_the_key_its_expression_computed(tmp_path):
     assert " hidden>" in quiz.markdown and "\n" not in quiz.markdown  # one line: fits an admonition
 
 
+def test_an_answer_of_four_or_more_digits_is_shown_with_thousands_commas_as_the_pages_write_it(tmp_path):
+    result = run(page(tmp_path, "<!-- quiz: number(y * 6153.9, answer=61539) -->\n\n"
+                                "<!-- quiz: number(-y * 400.1, answer=-4001) -->\n\n"
+                                "<!-- quiz: number(y * 67.4, answer=674) -->\n"))
+    shown = [re.search(r'data-shown="([^"]*)"', output.markdown)[1] for output in result.outputs]
+    assert shown == ["61,539", "\u22124,001", "674"]
+
+
 def test_a_box_is_called_your_answer_or_what_the_page_names_it(tmp_path):
     result = run(page(tmp_path, '<!-- quiz: number(y, answer=10) -->\n\n'
                                 '<!-- quiz: number(x, answer=2, label="The <first> leaf") -->\n\n'
