@@ -98,8 +98,8 @@ def test_chapter_10_takes_its_answers_written_as_the_page_writes_them(page, orig
     quiz.get_by_label("Your answer").press("Enter")
     assert quiz.get_attribute("data-state") == "invalid"
     feedback = quiz.locator(".bv-quiz__feedback").text_content()
-    assert feedback == ("Not read as a number: a comma here separates thousands, in groups of three digits "
-                        "(61,539). For a decimal, type a point: 1.5."), feedback
+    assert feedback == ("Not read as a number: a comma separates thousands (61,539). For a decimal, type a "
+                        "point: 1.5."), feedback
 
 
 def test_a_multiple_choice_quiz_says_right_or_wrong_at_once(page, origin):

@@ -1,41 +1,24 @@
-// A "Check yourself" quiz answered in place. The key, the tolerance and the classic wrong
-// answers (data-mistakes: [[number, message]], each computed by running the mistake) are in
-// the HTML, computed by the page's own code at build time (scripts/pages/quizzes.py).
-// Once answered, the explanation below (the "Answer" after the question) folds out, and a
-// "bv-check" event tells progress.js, which keeps the answer and its mark.
+// A "Check yourself" quiz answered in place: its key, tolerance and classic wrong answers (each
+// computed by running the mistake) come from scripts/pages/quizzes.py. Once answered, its Answer
+// folds out, and a "bv-check" event tells progress.js, which keeps the answer and its mark.
 
 import { savedAnswer } from "../progress.js";
 
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
-// Commas as the site writes them, separating thousands: 1 to 3 digits, then groups of three.
-const THOUSANDS = /^[+-]?\d{1,3}(,\d{3})+(\.\d*)?(e[+-]?\d+)?$/i;
+// "10", "1e1", "−10" (a true minus), "+10", "61,539" (commas between thousands, as the site
+// writes them): a number; else ("1,5", "half") null.
+const NUMBER = /^[+-]?(\d{1,3}(,\d{3})+(\.\d*)?|\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
-const plainText = (text) => text.trim().replace(/\u2212/g, "-").replace(/\s+/g, "");
-
-// "10", "10.0", "1e1", "−10" (a true minus sign), "+10", "61,539" (a thousands comma): a
-// number; anything else ("1,5", "half"): null. A comma is never a decimal point.
 export function parseNumber(text) {
-  const plain = plainText(text);
-  if (THOUSANDS.test(plain)) return Number(plain.replace(/,/g, ""));
-  return NUMBER.test(plain) ? Number(plain) : null;
+  const plain = text.trim().replace(/\u2212/g, "-").replace(/\s+/g, "");
+  return NUMBER.test(plain) ? Number(plain.replace(/,/g, "")) : null;
 }
 
-// Why parseNumber(text) gave null, as the quiz says it to the reader.
-export function notANumber(text) {
-  if (plainText(text).includes(",")) {
-    return "Not read as a number: a comma here separates thousands, in groups of three digits "
-      + "(61,539). For a decimal, type a point: 1.5.";
-  }
-  return "Type a number, such as 10, −10 or 1e1.";
-}
-
-// The same rule as scripts/pages/quizzes.py: within tol, plus a rounding margin of 1e-9 relative.
+// As scripts/pages/quizzes.py: within tol, plus 1e-9 relative for rounding.
 export function close(a, b, tol) {
   return Math.abs(a - b) <= tol + 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 }
 
-// The explanation that belongs to a quiz: the <details> right after its question box (in a
-// notebook, at the top of the next cell).
+// A quiz's explanation: the <details> right after it (in a notebook, atop the next cell).
 function explanation(box) {
   const host = box.closest(".admonition, details") ?? box;
   const next = host.nextElementSibling ?? host.closest(".jp-Cell")?.nextElementSibling
@@ -45,7 +28,7 @@ function explanation(box) {
 
 export function init(box) {
   const feedback = box.querySelector(".bv-quiz__feedback");
-  const id = box.id.replace(/-box$/, ""); // quiz-N: the page's number of the quiz, stable
+  const id = box.id.replace(/-box$/, ""); // quiz-N: the page numbers its quizzes
   const mistakes = JSON.parse(box.dataset.mistakes ?? "[]");
   const input = box.querySelector("input.bv-quiz__input");
   let restoring = false; // a kept answer: said so, not recorded again
@@ -68,7 +51,10 @@ export function init(box) {
   const check = () => {
     if (box.dataset.quiz === "number") {
       const value = parseNumber(input.value);
-      if (value === null) return invalid(notANumber(input.value));
+      if (value === null) {
+        return invalid(input.value.includes(",") ? "Not read as a number: a comma separates thousands " +
+          "(61,539). For a decimal, type a point: 1.5." : "Type a number, such as 10, −10 or 1e1.");
+      }
       const tol = Number(box.dataset.tol);
       if (close(value, Number(box.dataset.key), tol)) return answered(`Right: ${box.dataset.shown}.`, "right");
       const mistake = mistakes.find(([wrong]) => close(value, wrong, tol));
