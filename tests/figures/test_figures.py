@@ -134,3 +134,17 @@ def test_a_node_used_twice_gets_two_edges_apart():
     starts = [float(x) for x in re.findall(r'<g id="n0-n1-\d" class="edge">.*?d="M([\d.]+),', svg, re.DOTALL)]
     assert len(starts) == 2 and abs(starts[0] - starts[1]) > 30, starts  # they were 8 pt apart
     assert "headport" not in draw_dot(chapter_3_L()).source  # other graphs as before
+
+
+def test_a_pages_figures_never_depend_on_matplotlib_settings_left_in_the_process():
+    """Chapter 6's notebook sets matplotlib's rcParams for its plots. Run as a doctest in the same
+    pytest worker before tests/site/test_site.py, it made chapter 2's plot 391 pt wide where the
+    built site's is 400 (a flaky failure). Each page now runs with a fresh process's settings."""
+    import matplotlib
+
+    page = ROOT / "docs" / "02-chain-rule.md"
+    fresh = run(page, page.name).files
+    with matplotlib.rc_context({"figure.figsize": (5, 3.2), "figure.dpi": 144, "font.size": 13}):
+        after = run(page, page.name).files
+    svgs = [name for name in fresh if name.endswith(".svg")]
+    assert svgs and [after[name] for name in svgs] == [fresh[name] for name in svgs]
