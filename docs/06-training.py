@@ -82,7 +82,7 @@ model = MLP(2, [16, 16, 1])
 
 sizes = [len(model.layers[0].neurons[0].w)] + [len(l.neurons) for l in model.layers]
 per_layer = [len(l.parameters()) for l in model.layers]
-print("inputs, then neurons per layer:", sizes)
+print("layer sizes, inputs first:", sizes)
 print("parameters per layer:", per_layer)
 print("total parameters:", len(model.parameters()))
 
