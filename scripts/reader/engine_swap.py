@@ -87,8 +87,16 @@ class EngineError(ValueError):
     """A reader's engine source without a usable Value; the message says what is wrong."""
 
 
+_LOADED = {}  # source -> its Value, in this Python: an engine is imported once, as a module is
+
+
 def load(source):
-    """exec `source` (str) in a fresh module; return its class Value. Raises EngineError."""
+    """exec `source` (str) in a fresh module, once per Python (a later call with the same source gets
+    the same class: a re-audit's engine that wrapped micrograd's own __mul__ wrapped it again on every
+    call, and the playground's "micrograd" grads doubled click after click); return its class Value.
+    Raises EngineError, again on each call."""
+    if source in _LOADED:
+        return _LOADED[source]
     module = types.ModuleType("your_engine_source")
     module.__dict__["__builtins__"] = builtins
     try:
@@ -119,6 +127,7 @@ def load(source):
         raise EngineError(f"your engine's Value fails on a * b + a then backward(): {describe(error, where)}") from None
     del fields
     shape(Value)
+    _LOADED[source] = Value
     return Value
 
 

@@ -240,3 +240,22 @@ def test_pytest_engine_passes_a_correct_engine_and_names_the_node_and_cause_for_
     assert "failed" not in out.splitlines()[-1], out[-3000:]
     out = run_engine("assign", "docs/04-engine.md", directory=tmp_path)
     assert "likely cause: = instead of +=" in out and "micrograd" in out, out[-3000:]
+
+
+def test_an_engine_is_loaded_once_per_python_so_what_it_does_to_micrograd_does_not_pile_up():
+    """A re-audit: an engine that wrapped micrograd's own Value.__mul__ passed its check; each
+    playground call loaded it again, wrapping the wrapper, and "micrograd gives grad 4", then 8,
+    then 16. An engine is now run once per Python, as a module is imported once; its errors
+    are raised on every call."""
+    from scripts.reader.engine_swap import EngineError, load
+
+    source = ("import micrograd.engine as _m\n_m.TIMES_LOADED = getattr(_m, 'TIMES_LOADED', 0) + 1\n"
+              "from micrograd.engine import Value\n# loaded once")
+    try:
+        first, second = load(source), load(source)
+        assert first is second and micrograd.engine.TIMES_LOADED == 1
+    finally:
+        micrograd.engine.__dict__.pop("TIMES_LOADED", None)
+    for _ in range(2):
+        with pytest.raises(EngineError, match="defines no class Value"):
+            load("x = 1  # no Value, said each time")
