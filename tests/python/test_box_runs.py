@@ -216,8 +216,8 @@ def test_what_an_earlier_runs_code_left_is_named_as_a_cause_when_an_unedited_blo
     result, output, _, _ = run_block(page, 2)
     second_result = result["report"]["results"][1]
     assert second_result["status"] == "differs" and not second_result["edited"], output
-    assert ("Your code from an earlier Run ran in this same Python, which keeps what it left (a function it "
-            "replaced, a callback still queued): that can change these results. For a fresh Python, reload the "
+    assert ("An earlier Run gave this same Python code of yours, and Python keeps whatever it left (a function "
+            "it replaced, a callback still queued): that can change these results. For a fresh Python, reload the "
             "page (this tab keeps your edits, where the browser lets it store them), or Reset your edits and Run "
             "again.") in output, output
     reset(page, 1)  # the page's own code again: a fresh Python, and the page's results

@@ -214,7 +214,7 @@ def test_the_pages_own_code_never_runs_in_a_python_where_the_readers_code_change
     page.evaluate(f"n => {RUN}.blocks[n - 1].reset.click()", first["n"])
     progress, output, _ = run_block(page, second["n"])  # the page's own code again
     assert "Same results as the page." in output, output
-    assert progress.startswith("Python started afresh: your own code had run in the one before "), progress
+    assert progress.startswith("Python started afresh: the one before had been given code of yours "), progress
     assert re.search(rf"\. Python started in {SECONDS}\. ", progress), progress
     progress, _, _ = run_block(page, second["n"])  # that Python is the page's: no restart
     assert not progress.startswith("Python started"), progress

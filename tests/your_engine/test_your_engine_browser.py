@@ -573,7 +573,7 @@ def test_what_an_earlier_edit_left_never_decides_an_engines_check_and_reset_give
     page.wait_for_function(f"() => {{ const b = {RUN}.blocks[1]; return !b.running && b.result; }}", timeout=120_000)
     # again: the edit now wraps the last Run's __mul__, whose _m is gone
     shown = page.evaluate(f"() => {RUN}.blocks[1].output.textContent")
-    assert "NameError" in shown and "Your code from an earlier Run ran in this same Python" in shown, shown
+    assert "NameError" in shown and "An earlier Run gave this same Python code of yours" in shown, shown
     assert "reload the page (this tab keeps your edits, where the browser lets it store them)" in shown, shown
 
     page.evaluate(f"() => {RUN}.blocks[0].reset.click()")

@@ -190,8 +190,9 @@ function readerParts({ fn, args }) {
 }
 
 /** Why a Run with no edit starts a fresh Python (run-output.js shows it first). */
-const TAINTED = "Python started afresh: your own code had run in the one before (an edit, an exercise or " +
-  "another engine), and what it changed there could change this Run.";
+// "Given", not "ran": an edit that does not compile was given and ran nothing (a re-audit).
+const TAINTED = "Python started afresh: the one before had been given code of yours (an edit, an exercise " +
+  "or another engine), and what that code changed there could change this Run.";
 
 function spawn() {
   const worker = new Worker(new URL("./python-worker.js", import.meta.url), { type: "module", name: "python" });
@@ -240,8 +241,8 @@ function startedText(ms, loadingBefore) {
  */
 export const FRESH = "For a fresh Python, reload the page (this tab keeps your edits, where the browser lets " +
   "it store them), or Reset your edits and Run again.";
-const LEFTOVER = "Your code from an earlier Run ran in this same Python, which keeps what it left (a function " +
-  `it replaced, a callback still queued): that can cause this error. ${FRESH}`;
+const LEFTOVER = "An earlier Run gave this same Python code of yours, and Python keeps whatever it left (a " +
+  `function it replaced, a callback still queued): that can cause this error. ${FRESH}`;
 
 /** Why a Run started Python again: the worker it was handed to did not answer. */
 const BUSY = `Python did not answer within ${HELD_MS / 1000} s: code an earlier Run left running ` +

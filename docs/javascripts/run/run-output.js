@@ -40,8 +40,8 @@ export function show(state, result) {
   // callback still queued) can change a result, edits or none (a hostile audit: a leftover made an
   // unedited block print 42.0 beside an edit that only added a comment, with no cause given).
   if (result.afterReaderCode && results.some((r) => !r.edited && (r.status === "differs" || r.status === "error"))) {
-    output.append(paragraph("bv-run-note", "Your code from an earlier Run ran in this same Python, which " +
-      "keeps what it left (a function it replaced, a callback still queued): that can change these results. " +
+    output.append(paragraph("bv-run-note", "An earlier Run gave this same Python code of yours, and Python " +
+      "keeps whatever it left (a function it replaced, a callback still queued): that can change these results. " +
       FRESH));
   }
   // An earlier block that failed, or that prints otherwise than the page from the reader's first
