@@ -95,6 +95,13 @@ def exponent(x, digits=0):
 
 
 def answer(x):
-    """A quiz's answer as the page says it: Python's shortest general form, answer(10.0) ==
-    "10", answer(-0.5) == "−0.5"."""
-    return _special(x) or f"{x:g}".replace("-", MINUS)
+    """A quiz's answer as the page says it: Python's shortest general form, a whole number of four
+    digits or more with commas between thousands as the pages write it: answer(10.0) == "10",
+    answer(-0.5) == "−0.5", answer(61539.0) == "61,539"."""
+    special = _special(x)
+    if special:
+        return special
+    text = f"{x:g}"
+    if text.lstrip("-").isdigit() and len(text.lstrip("-")) >= 4:
+        text = f"{int(x):,}"
+    return text.replace("-", MINUS)

@@ -229,10 +229,7 @@ def _html(quiz, name):
     check = '<button class="bv-button bv-quiz__check" type="button">Check</button>'
     feedback = '<p class="bv-quiz__feedback" role="status" aria-live="polite"></p>'
     if isinstance(quiz, Number):
-        shown = answer(quiz.answer)
-        if re.fullmatch(r"\u2212?\d{4,}", shown):  # the pages write 61539 as 61,539: so does "Right: ..."
-            sign, digits = shown[:-len(shown.lstrip("\u2212"))], shown.lstrip("\u2212")
-            shown = sign + f"{int(digits):,}"
+        shown = answer(quiz.answer)  # 61,539, as the pages write it: so does "Right: ..."
         attributes = (f'data-quiz="number" data-key="{quiz.key!r}" data-tol="{quiz.tol!r}" '
                       f'data-shown="{html.escape(shown)}"')
         if quiz.mistakes:

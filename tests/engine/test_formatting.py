@@ -40,6 +40,10 @@ def test_a_caption_knows_which_numbers_it_rounds_and_whether_its_arithmetic_hold
     assert formatting.sign(0.02013 * 3, 0.0201 * 3) == "≈" and formatting.sign(0.4999999999999999, 0.5 * 1) == "="
 
 
+def test_a_quiz_answer_of_four_digits_or_more_has_thousands_commas_as_the_pages_write_it():
+    assert [formatting.answer(x) for x in (61539.0, -4001.0, 999.0, 12345.5)] == ["61,539", "−4,001", "999", "12345.5"]
+
+
 def test_powers_of_ten():
     assert formatting.exponent(1e-6) == "1e−6" and formatting.exponent(1.0, 1) == "1.0e0"
     assert formatting.exponent(3.26e-11, 1) == "3.3e−11" and formatting.exponent(math.nan) == "NaN"
