@@ -6,7 +6,8 @@ with Material's, and the browser's own colours follow.
 
 And what it is for (issue 27, item 6): while a page loads, the body's colours are set once,
 before the page's content is parsed, and the head's URLs are made absolute before the body
-(scripts/overrides/main.html), so Material's bundle restyles nothing for either. Material's
+(scripts/overrides/main.html), so Material's bundle restyles nothing for them. So is <html>
+marked as the bundle marks it. Material's
 component set the body's colours again as it started, and its instant navigation rewrote the
 stylesheets' links: each made Chromium style the whole page again (tests/site/test_page_load.py
 counts the load's forced layouts; scripts/tools/bench_lighthouse.py prints the figures)."""
@@ -15,20 +16,21 @@ import pytest
 
 from tests.helpers import BOUND, loaded
 
-# Every change, while the page loads, to the body's colour attributes and to a URL in the
-# head, with whether the page's content had been parsed when it happened.
+# Every change, while the page loads, to the body's colour attributes, to <html>'s class and
+# focus-visible mark, and to a URL in the head, with the value before it and whether the page's
+# content had been parsed when it happened.
 WATCH = """
 window.bvChanges = [];
 new MutationObserver((records) => {
   const parsed = Boolean(document.querySelector('.md-content'));
   for (const r of records) {
     window.bvChanges.push({ on: r.target.nodeName.toLowerCase(), attribute: r.attributeName,
-      value: r.target.getAttribute(r.attributeName), parsed,
+      value: r.target.getAttribute(r.attributeName), old: r.oldValue, parsed,
       inHead: Boolean(document.head && document.head.contains(r.target)) });
   }
-}).observe(document, { subtree: true, attributes: true, attributeFilter: ['href', 'src',
-  'data-md-color-media', 'data-md-color-scheme', 'data-md-color-primary', 'data-md-color-accent',
-  'data-md-color-switching'] });
+}).observe(document, { subtree: true, attributes: true, attributeOldValue: true, attributeFilter: [
+  'href', 'src', 'class', 'data-js-focus-visible', 'data-md-color-media', 'data-md-color-scheme',
+  'data-md-color-primary', 'data-md-color-accent', 'data-md-color-switching'] });
 """
 
 
@@ -120,3 +122,18 @@ def test_a_load_sets_the_colours_once_before_the_content_and_leaves_the_head_alo
     head = [c for c in changes if c["inHead"] and c["attribute"] in ("href", "src")]
     assert head and not [c for c in head if c["parsed"]], head
     assert all(c["value"].startswith(origin) for c in head), head
+
+
+def test_material_finds_html_marked_and_changes_it_no_more_once_the_content_is_parsed(browser, origin):
+    """Chapter 4 on a phone: <html> has Material's "js" and its focus-visible polyfill's class
+    and attribute before the body is parsed, and no change to them comes later. The bundle made
+    them at its start, at the end of the body; each change to <html> there styled the whole
+    page again (about 4,600 elements on chapter 4)."""
+    phone = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
+             "has_touch": True}
+    with loaded(browser, f"{origin}/04-engine/", phone, WATCH) as page:
+        marks = page.evaluate("""() => ({ classes: [...document.documentElement.classList].sort(),
+            attribute: document.documentElement.getAttribute('data-js-focus-visible') })""")
+        changes = [c for c in page.evaluate("window.bvChanges") if c["on"] == "html" and c["old"] != c["value"]]
+    assert marks == {"classes": ["js", "js-focus-visible"], "attribute": ""}, marks
+    assert changes and not [c for c in changes if c["parsed"]], changes
