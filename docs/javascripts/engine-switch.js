@@ -95,7 +95,7 @@ export function readerEngine() {
 // a name holding U+202E reversed the page's words after it, and a 2,000-character one made the
 // switch 600 px tall (a hostile audit). Its invisible controls are shown as reader_code.visible
 // shows them (<U+202E>), and it is cut at NAME characters (a file system allows about 255 bytes).
-const CONTROLS = /[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g; // as reader_code.CONTROLS
+const CONTROLS = /[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g; // as reader_code.CONTROLS (a test ties them)
 const NAME = 100;
 
 /** A file's name (string) as the page shows it: its first NAME characters, controls made visible. */

@@ -137,3 +137,15 @@ def test_the_page_cuts_a_text_where_python_cuts_it():
     for name in ("python.js", "python-worker.js"):
         source = (ROOT / "docs" / "javascripts" / "python" / name).read_text(encoding="utf-8")
         assert re.findall(r"^const MAX_TEXT = (\d+);", source, re.M) == [str(MAX_OUTPUT)], name
+
+
+def test_the_engine_switch_shows_the_same_controls_as_python():
+    """engine-switch.js writes a chosen file's name with its controls made visible, by a regex
+    that copies reader_code.CONTROLS (JavaScript against Python): over every character of the
+    Basic Multilingual Plane, the two match the same ones."""
+    source = (ROOT / "docs" / "javascripts" / "engine-switch.js").read_text(encoding="utf-8")
+    (pattern,) = re.findall(r"^const CONTROLS = /(\[[^\]]*\])/g;", source, re.M)
+    page = re.compile(pattern)  # \uXXXX ranges read the same in Python's re
+    differ = [f"U+{c:04X}" for c in range(0x10000)
+              if bool(page.fullmatch(chr(c))) != bool(reader_code.CONTROLS.fullmatch(chr(c)))]
+    assert not differ, differ
