@@ -17,12 +17,14 @@ from the page's start until its widgets are bound and 2 s have passed, at 390 x 
 phone, without throttling; "task ms" is the wall time of its tasks (TaskDuration), which
 other processes on the machine stretch, and "style ms" their Style & Layout part (the median
 of --runs loads; --no-lighthouse prints only these). "held" counts the runs whose first paint
-this machine held back until after DOMContentLoaded (about one in four here, on any page): such
-a run's simulated LCP is about 1 s later, so a median over few runs can hide or show it.
+this machine held back until after DOMContentLoaded, on any page (one run in four on 2026-11-26;
+on 2026-11-27, 25 of 52 runs over every page, 19 of 32 of chapter 4's): such a run's simulated
+LCP is about 1 s later, so a median over few runs can hide or show it.
 "perf*" and "TBT*" are the medians over the runs that were not held ("-" if every run was):
 the page's figures when this machine did not hold its paint. In a held run, Chromium asks for
 no frame at all from the first byte until about 1.28 s, whatever the page: the same chapter 9
-HTML scored 96 in one pass and 89 in the next.
+HTML scored 96 in one pass and 89 in the next. Unheld runs swing too: the same chapter 4 gave
+perf* 91 over 5 runs and 85 over 9, an hour apart (2026-11-27).
 """
 
 import argparse
