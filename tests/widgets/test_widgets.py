@@ -152,7 +152,7 @@ def test_an_edge_read_in_one_preset_is_forgotten_by_the_next_by_reset_and_has_no
         widget.get_by_role("button", name="Next forward step").click()
     assert note.text_content() == edges[edge]["text"]  # the number exists once f is computed
     widget.get_by_role("button", name="Reset").click()
-    assert note.text_content().startswith("Click or focus an edge")
+    assert note.text_content().startswith("Tap, click or focus an edge")
     widget.locator(f'g.edge[data-id="{edge}"]').click()
     widget.get_by_role("button", name="the neuron").click()
     for _ in range(3):

@@ -195,7 +195,7 @@ function view(data, svg, link) {
   const status = element("p", { class: "bv-widget__status" });
   const caption = element("p", { class: "bv-widget__caption", "aria-live": "polite" });
   const edgeNote = element("p", { class: "bv-widget__edge", "aria-live": "polite",
-    text: "Click or focus an edge (an arrow into an operation) to read its local derivative." });
+    text: "Tap, click or focus an edge (an arrow into an operation) to read its local derivative." });
   const controls = element("div", { class: "bv-widget__controls bv-pg__controls", role: "group",
     "aria-label": "Steps" });
   const button = (text, label) => controls.appendChild(element("button", { type: "button", class: "md-button",

@@ -1,4 +1,4 @@
-// Step through a forward and a backward pass, replayed from what micrograd recorded while
+// Step through a forward and a backward pass, replayed from what micrograd recorded as
 // the site was built (scripts/pages/widgets.py). What the reader sees is a function of (preset,
 // step, the edge they picked) and every number in it is a string the build wrote: this
 // script does no arithmetic.
@@ -10,7 +10,7 @@ import { element } from "../shared/dom.js";
 import { bindGraph, drawStep, edgeAt, remember, recall } from "../shared/graph.js";
 
 const PLAY_MS = 900;
-const EDGE_HINT = "Click or focus an edge (an arrow into an operation) to read its local derivative.";
+const EDGE_HINT = "Tap, click or focus an edge (an arrow into an operation) to read its local derivative.";
 
 // Where focus goes when its button is disabled by the step it took: to the control needed
 // next, never to <body> (a keyboard would start over at the top).
