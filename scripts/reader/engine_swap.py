@@ -55,6 +55,7 @@ import doctest
 import math
 import re
 import sys
+import traceback
 import types
 
 import micrograd
@@ -134,12 +135,8 @@ def load(source):
 def _engine_line(error):
     """The line of the reader's engine (compiled as "<your engine>") where `error` was raised:
     its innermost frame there, or None when none of its frames is the engine's."""
-    line, tb = None, error.__traceback__
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == ENGINE_FILE:
-            line = tb.tb_lineno
-        tb = tb.tb_next
-    return line
+    lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if frame.filename == ENGINE_FILE]
+    return lines[-1] if lines else None
 
 
 def shape(Value):

@@ -445,6 +445,7 @@ def _build(node, leaves, text, labels):
     with that part's text (out for the whole), or t1, t2… (appended to the list) if long.
     Value: the installed engine's (micrograd.engine.Value)."""
     Value = micrograd.engine.Value
+    who = "the engine" if Value is BOOK else "your engine"
     try:
         if isinstance(node, ast.Constant):
             return node.value
@@ -465,16 +466,12 @@ def _build(node, leaves, text, labels):
     except Exception as error:  # ArithmeticError, ValueError, TypeError; anything from a reader's engine
         if isinstance(error, PlaygroundError):
             raise
-        column = _operator_column(node, text) if isinstance(node, ast.BinOp) else _column(node, text)
-        who = "the engine" if Value is BOOK else "your engine"
-        raise PlaygroundError(f"{who} refused it: {describe(error)}", "expression",
-                              column) from None
+        raise PlaygroundError(f"{who} refused it: {describe(error)}", "expression", _node_column(node, text)) from None
     if not isinstance(out, Value) and any(isinstance(operand, Value) for operand in operands):
         # A reader's engine whose operation forgot "return out": say which one, not "no leaf"
-        column = _operator_column(node, text) if isinstance(node, ast.BinOp) else _column(node, text)
         what = "None" if out is None else f"an object of type {clip(type(out).__name__, 'name')}"
-        raise PlaygroundError(f"{'the engine' if Value is BOOK else 'your engine'}'s {_operation(node, text)} "
-                              f"returned {what}, not a Value", "expression", column)
+        raise PlaygroundError(f"{who}'s {_operation(node, text)} returned {what}, not a Value", "expression",
+                              _node_column(node, text))
     if labels is not None and isinstance(out, Value) and not getattr(out, "label", ""):
         segment = ast.get_source_segment(text, node) or ""
         if segment.strip("() ") == text.strip("() "):
@@ -485,6 +482,11 @@ def _build(node, leaves, text, labels):
             labels.append(out)
             out.label = f"t{len(labels)}"
     return out
+
+
+def _node_column(node, text):
+    """The column a message about `node` points at: an operator's own, else where the node starts."""
+    return _operator_column(node, text) if isinstance(node, ast.BinOp) else _column(node, text)
 
 
 def _operation(node, text):
