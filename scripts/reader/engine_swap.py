@@ -135,7 +135,7 @@ def load(source):
 def _engine_line(error):
     """The line of the reader's engine (compiled as "<your engine>") where `error` was raised:
     its innermost frame there, or None when none of its frames is the engine's."""
-    lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if frame.filename == ENGINE_FILE]
+    lines = [line for frame, line in traceback.walk_tb(error.__traceback__) if frame.f_code.co_filename == ENGINE_FILE]
     return lines[-1] if lines else None
 
 

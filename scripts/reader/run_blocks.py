@@ -232,7 +232,8 @@ def _run_code(text, namespace, filename):
 def _stopped(error, text, filename, tree):
     """Where a block stopped, when lines of it ran before: {"line": the line of the block (from
     1) whose statement raised, "code": that line}; None when it stopped at its first statement."""
-    lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if frame.filename == filename]
+    # walk_tb, not extract_tb: no frame's source file is read (a code object may name any file)
+    lines = [line for frame, line in traceback.walk_tb(error.__traceback__) if frame.f_code.co_filename == filename]
     first = min((node.lineno for node in ast.walk(tree) if isinstance(node, ast.stmt)), default=None)
     if not lines or first is None or lines[0] <= first:
         return None
