@@ -15,8 +15,10 @@ from tests.helpers import stepper_view
 # these six files (29,976 -> 30,068); 34,000 since a graph too big for its column got its
 # overview and full-screen view (issue 27: shared/figures.js, 3.5 KB); 35,500 since figures.js
 # loads GLightbox itself on a figure's first open (issue 27, item 6: +0.9 KB), which every page
-# loaded before, 56 KB of script and 14 KB of style in its <head>.
-SCRIPT_BUDGET = 35_500
+# loaded before, 56 KB of script and 14 KB of style in its <head>; 35,600 since dom.js runs each
+# page's work in a task of its own, out of Material's handler (issue 27, item 6: +10 bytes of code
+# and the comment that says why).
+SCRIPT_BUDGET = 35_600
 WIDGET_SCRIPTS = ["widgets.js", "shared/dom.js", "shared/graph.js", "shared/figures.js", "widgets/stepper.js",
                   "widgets/visit-order.js", "widgets/quiz.js"]
 
@@ -127,7 +129,7 @@ def test_without_javascript_the_widgets_stay_hidden_and_the_figures_stay(browser
     context.close()
 
 
-def test_a_widget_page_adds_less_than_30_kb_of_script(site):
+def test_a_widget_page_stays_within_its_script_budget(site):
     scripts = {name: (site / "javascripts" / name).stat().st_size for name in WIDGET_SCRIPTS}
     print(f"widget scripts: {scripts}, {sum(scripts.values())} bytes in all")
     assert sum(scripts.values()) < SCRIPT_BUDGET, scripts

@@ -36,8 +36,9 @@ export function loadStylesheet(href) {
 // Calls fn() for the page shown: once parsed, and after each of Material's instant navigations,
 // which swap the content in and keep this JavaScript (and python.js's worker). Material's
 // `document$` (a global ReplaySubject) emits each page; without it, fn runs once.
+// fn runs in a task of its own, after Material's (issue 27, item 6).
 export function onEveryPage(fn) {
   const pages = /** @type {any} */ (window).document$; // Material's, untyped
-  if (pages?.subscribe) pages.subscribe(() => fn());
+  if (pages?.subscribe) pages.subscribe(() => setTimeout(fn));
   else fn();
 }
