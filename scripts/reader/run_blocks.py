@@ -121,6 +121,10 @@ def _name(blocks, index):
 def _result(block, index, name, text, **fields):
     """One block's result: index, line, name, kind, edited, figure, status and what it showed.
 
+    kind: how the block's text ran, "doctest" (it starts with `>>>`, as Sybil decides) or
+    "code"; an edit's own, which may not be the page's block's; "clear-namespace" for that
+    marker.
+
     status: "ran" (a code block that ran through, or a doctest all of whose
     examples gave the page's output), "differs" (a doctest with an example
     whose output is not the page's), "error" (an exception), "skipped" (the
@@ -169,6 +173,10 @@ def _run_block(block, index, edited, namespace, name, numbers=False):
         fields = _run_code(text, namespace, filename)
     if skipped:
         fields["skip"] = {"reason": reason, "examples": sorted(skipped)}
+    # How the text ran: an edit that no longer starts with `>>>` ran as code, one that now does as
+    # a doctest (a doctest edited to code showed "every result is the one the page shows" over
+    # nothing, its SyntaxError unshown; a new reader's audit)
+    fields["kind"] = "doctest" if text.startswith(">>>") else "code"
     fields["seconds"] = round(time.perf_counter() - start, 4)
     return _result(block, index, name, text, **fields)
 

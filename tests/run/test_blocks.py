@@ -262,6 +262,22 @@ def test_an_edit_replaces_the_pages_text_and_runs_after_the_blocks_before_it():
     assert run_blocks.run(page, 1, {1: ">>> a + 2\n3\n"})[1]["status"] == "ran"
 
 
+def test_an_edit_runs_as_its_own_first_characters_say_and_its_result_says_which():
+    """A new reader's audit: a doctest edited to start with a line of code ran as code, its
+    SyntaxError kept in "error", but the result still said "doctest", and the page showed its
+    empty transcript as "every result is the one the page shows". The result's kind is how
+    the text ran, as Sybil decides (its first characters), the other way round too."""
+    page = [doctest_block(">>> 2 + 2\n4\n"), code("print('hi')\n")]
+    as_code, as_doctest = run_blocks.run(page, 1, {0: "x = 1\n>>> 2 + 2\n4\n", 1: ">>> 3 * 3\n9\n"})
+    assert (as_code["kind"], as_code["status"], as_code["transcript"]) == ("code", "error", [])
+    assert as_code["error"].splitlines()[-1].startswith("SyntaxError"), as_code["error"]
+    assert (as_doctest["kind"], as_doctest["status"]) == ("doctest", "ran")
+    assert [s["text"] for s in as_doctest["transcript"]] == [">>> 3 * 3\n", "9\n"]
+    unread, kept = run_blocks.run(page, 1, {0: ">>>2 + 2\n4\n"})
+    assert (unread["kind"], unread["status"], unread["transcript"]) == ("doctest", "error", [])
+    assert unread["error"].startswith("ValueError") and kept["kind"] == "code"
+
+
 def test_an_expected_output_the_reader_wrote_is_theirs_not_the_pages():
     """A hostile audit: an edited doctest whose expected output was changed showed it as "page:".
     An example whose input and expected output the page has keeps "page"; one the reader wrote or

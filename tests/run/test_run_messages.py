@@ -130,6 +130,23 @@ def test_a_doctest_partly_skipped_counts_only_the_examples_that_ran(page, site):
     page.evaluate(f"n => {RUN}.blocks[n - 1].reset.click()", block["n"])
 
 
+def test_a_doctest_edited_into_code_shows_its_error_and_no_pass(page, site):
+    """A new reader's audit: a doctest block edited to start with a line of code runs as code
+    (as Sybil would run it); its SyntaxError went unshown under a green "Your edited block ran:
+    every result is the one the page shows." So did a `>>>x` line's ValueError."""
+    open_chapter(page, "04-engine")
+    block = next(b for b in visible(site, "04-engine") if b["kind"] == "doctest" and not b["skip"])
+    for text, error in [("x = 1\n" + block["source"], "SyntaxError"), (">>>" + block["source"][4:], "ValueError")]:
+        page.evaluate(f"n => {RUN}.blocks[n - 1].edit.click()", block["n"])
+        page.wait_for_function(f"n => {RUN}.blocks[n - 1].editor", arg=block["n"])
+        page.evaluate(f"([n, text]) => {RUN}.blocks[n - 1].editor.setCode(text)", [block["n"], text])
+        _, shown, paragraphs = run_block(page, block["n"])
+        assert error in shown, shown
+        assert not any("every result" in p or "Same results" in p for p in paragraphs), paragraphs
+        assert not page.evaluate(f"n => !!{RUN}.blocks[n - 1].output.querySelector('.bv-run-pass')", block["n"])
+    page.evaluate(f"n => {RUN}.blocks[n - 1].reset.click()", block["n"])
+
+
 def test_chapter_9_says_once_why_it_has_no_run_buttons(site):
     """Issue 27, item 5: chapter 9 had no Run buttons and said nothing about why. Its note's
     reason is checked against the page: its first block imports NumPy, the browser lacks it

@@ -76,7 +76,8 @@ export function show(state, result) {
     if (stop && mine.output) output.append(pre("bv-run-out", mine.output.replace(/\n$/, "")));
     return;
   }
-  if (mine.kind === "doctest") output.append(...transcript(mine, versionNote));
+  // A doctest whose examples could not be read (`>>>x`) ran none: its error is shown as a code block's
+  if (mine.kind === "doctest" && mine.transcript.length) output.append(...transcript(mine, versionNote));
   else {
     if (mine.output) output.append(pre("bv-run-out", mine.output.replace(/\n$/, "")));
     if (mine.error) output.append(pre("bv-run-out bv-run-error", mine.error));
