@@ -47,13 +47,15 @@ def keep(name, code):
 
 def feedback(report):
     """What the page shows after a Run (docs/javascripts/widgets/exercise.js: show), as text: the
-    summary ("All 6 tests passed." or "2 of 6 tests passed."), the note on blanks left,
-    one line per test ("passed  NAME" or "failed  NAME: MESSAGE") and what the code printed.
+    summary ("All 6 tests passed." or "2 of 6 tests passed.", or "No test ran: ..." when the
+    code ended in an error), the note on blanks left, one line per test ("passed  NAME" or
+    "failed  NAME: MESSAGE") and what the code printed.
     report: a scripts.reader.exercise_runner.Report."""
     results = report.results
     passed = sum(r.passed for r in results)
     everything = bool(results) and passed == len(results)
-    lines = [f"All {len(results)} tests passed." if everything else f"{passed} of {len(results)} tests passed."]
+    lines = ["No test ran: your code has to run without an error first." if not report.tests_ran
+             else f"All {len(results)} tests passed." if everything else f"{passed} of {len(results)} tests passed."]
     if report.note:
         lines.append(report.note)
     for result in results:

@@ -31,11 +31,14 @@ class Result:
 
 @dataclasses.dataclass
 class Report:
-    """Everything one Run shows: the results, the reader's print() output, and a note."""
+    """Everything one Run shows: the results, the reader's print() output, a note, and whether
+    the exercise's tests ran (False when the reader's code did not run through: its one result
+    is then "your code runs", which is not one of the tests)."""
 
     results: list
     output: str = ""
     note: str = ""  # e.g. blanks still to fill in
+    tests_ran: bool = True
 
     @property
     def passed(self):
@@ -74,14 +77,14 @@ def run(exercise, code):
         text = (error.text or "").strip()
         return Report([Result("your code runs", False,
                               clip(f"{type(error).__name__} on {where}: {error.msg}"
-                                   + (f"\n    {text}" if text else ""), "message"))], note=note)
+                                   + (f"\n    {text}" if text else ""), "message"))], note=note, tests_ran=False)
     namespace = {"__name__": "exercise"}
     with contextlib.redirect_stdout(output), no_input():
         try:
             exec(compiled, namespace)
         except (Exception, SystemExit) as error:  # the reader's code may raise anything
             return Report([Result("your code runs", False, _reader_error(error))],
-                          clip(output.getvalue()), note)
+                          clip(output.getvalue()), note, tests_ran=False)
         results = []
         for test in _tests(exercise):
             results.append(_run_test(test, ReaderNames(namespace)))
@@ -91,10 +94,10 @@ def run(exercise, code):
 
 def run_dict(name, code):
     """run(name, code) as the page reads it (scripts/reader/calls.py: run_exercise): {"results": [{name,
-    passed, message}], "output", "note"}."""
+    passed, message}], "output", "note", "tests_ran"}."""
     report = run(name, code)
     return {"results": [dataclasses.asdict(r) for r in report.results], "output": report.output,
-            "note": report.note}
+            "note": report.note, "tests_ran": report.tests_ran}
 
 
 def _tests(exercise):

@@ -15,10 +15,11 @@ import pytest
 from sybil import Document
 
 from scripts import ROOT
-from scripts.notebooks import wheel
+from scripts.notebooks import notebook_exercises, wheel
 from scripts.notebooks.chapter_notebook import ANSWER_TAG, EXERCISE_MAGICS, QUIET, chapter_notebook
 from scripts.notebooks.notebook_download import download_notebook, for_download, install_cell
 from scripts.notebooks.training_notebook import kernel_config
+from scripts.reader import exercise_runner
 from scripts.reader.exercise_format import load
 
 PAGE_URL = "https://example.org/book/04-engine/"
@@ -86,6 +87,14 @@ def test_the_exercise_cells_check_the_kept_code_in_a_kernel_and_print_a_failure_
     assert printed[7].splitlines()[0] == "All 5 tests passed."
     assert [line.split("  ")[1] for line in printed[7].splitlines()[1:]] == ["passed"] * 5
     assert notebook.cells[8].outputs[0].data["text/plain"] == "'the chapter keeps its own names'"
+
+
+def test_code_that_ends_in_an_error_is_told_no_test_ran_not_0_of_1_tests_passed():
+    """A new reader's audit: the one result of code that raised, "your code runs", was counted
+    as a test ("0 of 1 tests passed."), and the exercise has 5."""
+    text = notebook_exercises.feedback(exercise_runner.run("chain_rule", "1 / 0\n"))
+    assert text.splitlines() == ["No test ran: your code has to run without an error first.",
+                                 "  failed  your code runs: ZeroDivisionError on line 1 of your code: division by zero"]
 
 
 def test_a_quiz_leaves_a_cell_to_answer_in_and_its_answer_is_folded_not_in_the_next_cell(tmp_path):

@@ -197,19 +197,23 @@ function show(state, result, code = null) {
     return;
   }
   const { results, output, note } = result.report;
+  // false when the reader's code ended in an error: its one result, "your code runs", is no test
+  const testsRan = result.report.tests_ran !== false;
   const passed = results.filter((r) => r.passed).length;
   // python.js's seconds(), written here: this module loads before python.js, on the page's first sight of an exercise
   const seconds = (ms) => `${(ms / 1000).toFixed(ms < 1000 ? 2 : 1)} s`;
-  status.textContent = restarted + (result.started
-    ? `${result.started}; the tests ran in ${seconds(result.runMs)}.`
-    : `The tests ran in ${seconds(result.runMs)}.`);
-  const all = passed === results.length;
+  const took = testsRan ? `the tests ran in ${seconds(result.runMs)}`
+    : `your code ended in an error after ${seconds(result.runMs)}, before the tests`;
+  status.textContent = restarted + (result.started ? `${result.started}; ${took}.`
+    : `${took[0].toUpperCase()}${took.slice(1)}.`);
+  const all = testsRan && passed === results.length;
   if (all && results.length) {
     document.dispatchEvent(new CustomEvent("bv-check",
       { detail: { kind: "exercise", id: state.name, passed: true, code } })); // the reader's claim: see the top
   }
   report.append(element("p", { class: `exercise-summary ${all ? "exercise-pass" : "exercise-fail"}`,
-    text: all ? `All ${results.length} tests passed.` : `${passed} of ${results.length} tests passed.` }));
+    text: !testsRan ? "No test ran: your code has to run without an error first."
+      : all ? `All ${results.length} tests passed.` : `${passed} of ${results.length} tests passed.` }));
   if (note) report.append(element("p", { class: "exercise-note", text: note }));
   const list = element("ul", { class: "exercise-results" });
   for (const r of results) {
