@@ -194,7 +194,9 @@ const SHAPES = { book: "this book's shape: _prev and _local", lecture: "the lect
 /** One line on the reader's engine as it stands: what runs, or why micrograd does. */
 export function describe() {
   const mine = readerEngine();
-  if (!chosen()) return "Every Run on this site runs on micrograd, the book's engine.";
+  // An exercise's Run is not switched: it tests the code in it, beside micrograd (a new reader's audit:
+  // "Every Run on this site runs on your engine" said otherwise)
+  if (!chosen()) return "Chapter blocks, steppers and the playground run on micrograd, the book's engine.";
   if (!mine) {
     return "You have no engine yet, so every Run still runs on micrograd: pass chapter 4's whole-engine " +
       "exercise, or paste your engine on the Your engine page.";
@@ -203,7 +205,8 @@ export function describe() {
   if (!check && unanswered?.text === mine.text) return `Every Run still runs on micrograd: ${unanswered.message}`;
   if (!check) return `Checking ${mine.name}…`;
   if (!check.ok) return `Every Run still runs on micrograd: ${mine.name} did not pass its check: ${short(check.message)}`;
-  return `Every Run on this site runs on your engine: ${mine.name}, in ${SHAPES[check.shape] ?? check.shape}.`;
+  return `Chapter blocks, steppers and the playground run on your engine: ${mine.name}, ` +
+    `in ${SHAPES[check.shape] ?? check.shape}.`;
 }
 
 const SHORT = 300; // characters of a check's message the switch shows on every page

@@ -5,7 +5,7 @@ refused. Split from test_your_engine_browser.py, which reached the 600-line limi
 (tests/tools/test_lint.py)."""
 
 from tests import engines
-from tests.your_engine.test_your_engine_browser import MAP, engine_page, switch
+from tests.your_engine.test_your_engine_browser import MAP, ON_YOURS, engine_page, switch
 
 
 def test_a_chosen_files_name_shows_its_invisible_characters_and_is_cut(browser, origin):
@@ -20,7 +20,7 @@ def test_a_chosen_files_name_shows_its_invisible_characters_and_is_cut(browser, 
                            "document.querySelector('.bv-map__status').textContent)", timeout=120_000)
     shown = "my_engine<U+202E>yp." + "x" * 87 + "… (a name of 2,016 characters, cut here)"
     status = switch(page)["status"]
-    assert status.startswith(f"Every Run on this site runs on your engine: {shown}, in this book's shape"), status
+    assert status.startswith(f"{ON_YOURS}: {shown}, in this book's shape"), status
     assert page.locator(".bv-map__from").text_content().startswith(f"Your engine: {shown}, checked")
     assert "\u202e" not in page.locator("body").inner_text()
     height = page.locator(".bv-engine__status").bounding_box()["height"]

@@ -16,6 +16,10 @@ from scripts import ROOT
 from tests import engines
 from tests.helpers import report_shot, stepper_view
 
+# The engine switch's status (engine-switch.js: describe()): what runs on which engine
+ON_YOURS = "Chapter blocks, steppers and the playground run on your engine"
+ON_MICROGRAD = "Chapter blocks, steppers and the playground run on micrograd"
+
 ENGINES = ROOT / "tests" / "engines"
 MAP = "document.querySelector('.bv-engine-map').engineMap"
 RUN = "document.querySelector('.bv-run').runState"
@@ -86,12 +90,12 @@ def test_the_switch_is_on_every_page_kept_across_pages_and_a_reload_and_every_re
         browser, origin):
     page = engine_page(browser, origin)
     assert switch(page) == {"micrograd": True, "yours": False,
-                            "status": "Every Run on this site runs on micrograd, the book's engine."}
+                            "status": f"{ON_MICROGRAD}, the book's engine."}
     page.get_by_role("radio", name="your engine", exact=True).check()  # no engine yet: it says so
     assert "You have no engine yet" in switch(page)["status"]
     assert "passed its check" in give_engine(page, "book")
     assert switch(page)["yours"]
-    assert switch(page)["status"].startswith("Every Run on this site runs on your engine: the code you pasted, "
+    assert switch(page)["status"].startswith(f"{ON_YOURS}: the code you pasted, "
                                              "in this book's shape")
 
     page.goto(origin + "/")  # the home page has the switch too
@@ -106,7 +110,7 @@ def test_the_switch_is_on_every_page_kept_across_pages_and_a_reload_and_every_re
     # Python is up: the first Run after each switch, on each engine.
     page.get_by_role("radio", name="your engine", exact=True).focus()  # the keyboard: an arrow key switches
     page.keyboard.press("ArrowLeft")
-    assert switch(page)["micrograd"] and switch(page)["status"].startswith("Every Run on this site runs on micrograd")
+    assert switch(page)["micrograd"] and switch(page)["status"].startswith(ON_MICROGRAD)
     progress, ms_micrograd = run_block(page, 2)
     assert progress.endswith("Ran on micrograd."), progress
     page.get_by_role("radio", name="your engine", exact=True).check()
@@ -129,7 +133,7 @@ def test_a_correct_engine_maps_the_book_without_a_failure(reader, name, how):
     assert shape in switch(page)["status"]
     if how == "file":  # the file's name is how the page names the engine, and its code is in the box
         assert "the code in lecture.py" not in switch(page)["status"]
-        assert switch(page)["status"].startswith("Every Run on this site runs on your engine: lecture.py,")
+        assert switch(page)["status"].startswith(f"{ON_YOURS}: lecture.py,")
         assert page.get_by_label("Paste your engine").input_value() == engines.source("lecture")
     result = run_book(page)
     rows = result["chapters"]
@@ -305,7 +309,7 @@ def test_a_passed_whole_engine_exercise_is_your_engine_and_code_without_a_value_
     assert "You have no engine yet" in switch(page)["status"], "an exercise not yet passed is no engine"
     pass_whole_engine(page)
     page.goto(origin + "/02-chain-rule/")  # the pass is kept: the switch finds the exercise's code
-    page.wait_for_function("() => /runs on your engine/.test("
+    page.wait_for_function("() => /run on your engine:/.test("
                            "document.querySelector('.bv-engine__status').textContent)", timeout=120_000)
     assert "your whole-engine exercise (chapter 4)" in switch(page)["status"]
     progress, _ = run_block(page, 2)
@@ -343,7 +347,7 @@ def test_passing_the_whole_engine_exercise_with_the_switch_on_your_engine_update
     page.get_by_role("radio", name="your engine", exact=True).check()
     assert "You have no engine yet" in switch(page)["status"]
     pass_whole_engine(page)
-    page.wait_for_function("() => /runs on your engine/.test("
+    page.wait_for_function("() => /run on your engine:/.test("
                            "document.querySelector('.bv-engine__status').textContent)", timeout=60_000)
     assert switch(page)["yours"]
     assert "the code that passed your whole-engine exercise (chapter 4)" in switch(page)["status"]
@@ -362,7 +366,7 @@ def test_an_edit_after_passing_the_whole_engine_exercise_leaves_the_switch_and_e
     page.goto(origin + "/04-engine/")
     pass_whole_engine(page)
     page.get_by_role("radio", name="your engine", exact=True).check()
-    page.wait_for_function("() => /runs on your engine/.test("
+    page.wait_for_function("() => /run on your engine:/.test("
                            "document.querySelector('.bv-engine__status').textContent)", timeout=60_000)
     passed = switch(page)["status"]
     page.locator(WHOLE).locator(".cm-content").click()  # an edit, as a reader types it, not run
@@ -376,7 +380,7 @@ def test_an_edit_after_passing_the_whole_engine_exercise_leaves_the_switch_and_e
             page.wait_for_function(f"() => {RUN}")
         status = switch(page)["status"]
         progress, _ = run_block(page, 1)
-        ran = "your engine" if "runs on your engine" in status else "micrograd"
+        ran = "your engine" if "run on your engine:" in status else "micrograd"
         assert progress.endswith(f"Ran on {ran}."), (when, status, progress)  # the switch says what ran
         assert (status, ran) == (passed, "your engine"), when  # and that is the code that passed
     page.context.close()
@@ -564,9 +568,9 @@ def test_what_an_earlier_edit_left_never_decides_an_engines_check_and_reset_give
                   LEAVES_A_BROKEN_MUL)
     run_block(page, 1)  # the edit runs: micrograd's __mul__ is the edit's from now on, in this Python
     page.get_by_role("radio", name="your engine", exact=True).check()  # checks the engine
-    page.wait_for_function("() => /Every Run|did not pass/.test(document.querySelector('.bv-engine__status')"
+    page.wait_for_function("() => /run on your engine|did not pass/.test(document.querySelector('.bv-engine__status')"
                            ".textContent)", timeout=120_000)
-    assert switch(page)["status"].startswith("Every Run on this site runs on your engine"), switch(page)
+    assert switch(page)["status"].startswith(ON_YOURS), switch(page)
 
     run_block(page, 2)  # on the engine, with the edit: its Python, where this Run's edit runs again
     page.evaluate(f"() => {{ const b = {RUN}.blocks[1]; b.result = null; b.run.click(); }}")
