@@ -132,7 +132,8 @@ def _result(block, index, name, text, **fields):
     in the browser does not have; "why" says so in one line, "module" names it).
     output: what a code block printed. dot: the DOT source of the graph a code
     block's last expression gave (draw_dot), or null; dot_narrow: the same graph laid
-    out top to bottom (draw_dot's redraw("TB"), the same ids), for a phone, or null.
+    out top to bottom (draw_dot's redraw("TB"), the same ids), for a phone, or null;
+    dot_too_big: {"chars", "limit"} when that graph's DOT is too long to draw, else null.
     transcript: a doctest block's text, each example's output replaced by
     the actual one, as segments {"text", "output": bool, "same": bool}, with
     "page" (the page's output) where not same, "exception" for an exception
@@ -144,7 +145,7 @@ def _result(block, index, name, text, **fields):
     result = {"index": index, "line": block["line"], "name": name, "hidden": block["hidden"],
               "kind": block["kind"], "edited": text != block["source"], "figure": block["figure"],
               "status": "ran", "output": "", "error": "", "transcript": [], "skip": None,
-              "dot": None, "dot_narrow": None, "seconds": 0.0}
+              "dot": None, "dot_narrow": None, "dot_too_big": None, "seconds": 0.0}
     result.update(fields)
     return result
 
@@ -232,9 +233,11 @@ def _run_code(text, namespace, filename):
     try:  # the last value may be the reader's object, whose source or redraw may raise
         dot = _dot(value)
         narrow = _dot(value.redraw("TB")) if dot and callable(getattr(value, "redraw", None)) else None
+        too_big = _oversized(value)
     except Exception as error:
         return {"status": "error", "output": clip(output.getvalue()), "error": _format_exception(error)}
-    return {"status": "ran", "output": clip(output.getvalue()), "dot": dot, "dot_narrow": narrow}
+    return {"status": "ran", "output": clip(output.getvalue()), "dot": dot, "dot_narrow": narrow,
+            "dot_too_big": too_big}
 
 
 def _stopped(error, text, filename, tree):
@@ -246,6 +249,15 @@ def _stopped(error, text, filename, tree):
     if not lines or first is None or lines[0] <= first:
         return None
     return {"line": lines[0], "code": clip(text.splitlines()[lines[0] - 1].strip(), "code")}
+
+
+def _oversized(value):
+    """{"chars": the length of its DOT source, "limit": MAX_DOT} for a Graphviz graph too big to
+    draw in the page; else None (a new reader's audit: a graph grown past the limit was said to
+    be an edit that "no longer ends in draw_dot(...)")."""
+    if type(value).__module__.split(".")[0] != "graphviz" or not isinstance(value.source, str):
+        return None
+    return {"chars": len(value.source), "limit": MAX_DOT} if len(value.source) > MAX_DOT else None
 
 
 def _dot(value):

@@ -411,6 +411,18 @@ def test_a_block_ending_in_draw_dot_gives_its_dot_source_as_the_build_draws_it()
     assert error["status"] == "error" and 'File "<block 1>", line 2' in error["error"]
 
 
+def test_a_graph_too_big_to_draw_gives_its_size_and_no_dot(monkeypatch):
+    """A new reader's audit: a graph over the page's limit gave no DOT and nothing else, and the
+    page said the edit "no longer ends in draw_dot(...)"."""
+    monkeypatch.setattr(run_blocks, "MAX_DOT", 40)
+    source = "import graphviz\ng = graphviz.Digraph()\ng.node('a', 'x' * 50)\ng\n"
+    (result,) = run_blocks.run([code(source)], 0)
+    assert result["dot"] is None and result["dot_too_big"]["limit"] == 40
+    assert result["dot_too_big"]["chars"] > 50
+    (small,) = run_blocks.run([code(source.replace("50", "5"))], 0)
+    assert small["dot"] and small["dot_too_big"] is None
+
+
 def test_graphs_are_taken_apart_before_the_namespace_is_freed():
     """In Pyodide, freeing a chain of 2,000 operations at once overflows the browser's stack."""
     ran = []

@@ -123,6 +123,11 @@ def test_an_edit_changes_the_output_edits_before_it_count_and_reset_restores_it(
     for n in (block["n"], first["n"]):
         page.locator(".bv-run-bar").nth(n - 1).locator(".bv-run-reset").click()
     assert page.evaluate(f"n => {RUN}.blocks[n - 1].editor.getCode()", block["n"]) == block["source"].rstrip("\n")
+    said = f"n => {RUN}.blocks[n - 1].progress.textContent"
+    assert page.evaluate(said, block["n"]).startswith("The page's code is back. (")
+    # Reset again, with nothing edited: no edit to bring back (a new reader's audit: it said there was)
+    page.locator(".bv-run-bar").nth(block["n"] - 1).locator(".bv-run-reset").click()
+    assert page.evaluate(said, block["n"]) == "This is already the page's code."
     result, _ = run_block(page, block["n"])
     output, page_text, transcript = shown(page, block["n"])
     assert not result["report"]["results"][first["index"]]["edited"]
@@ -199,6 +204,16 @@ def test_a_figure_block_keeps_the_builds_figure_and_says_it_shows_the_unedited_c
     output, _, _ = shown(page, block["n"])
     assert "by Graphviz from this block's code after your edits to the blocks above it" in output, output
     page.evaluate(f"n => {RUN}.blocks[n - 1].reset.click()", first["n"])
+    # a graph too big to draw is said to be, not "Your edit no longer ends in draw_dot(...)" (a new
+    # reader's audit); 2,100 nodes of 100 characters are over run_blocks.MAX_DOT
+    edit(page, block["n"], "import graphviz\ng = graphviz.Digraph()\nfor i in range(2100):\n"
+                           "    g.node(str(i), 'x' * 100)\ng\n")
+    run_block(page, block["n"])
+    output, _, _ = shown(page, block["n"])
+    assert re.search(r"Its graph is too big to draw in the page: 2[0-9,]{6} characters of Graphviz's DOT, "
+                     r"over 200,000\. The figure below shows the page's code\.", output), output
+    assert "no longer ends in draw_dot" not in output
+    page.evaluate(f"n => {RUN}.blocks[n - 1].reset.click()", block["n"])
 
 
 def test_a_block_the_page_skips_is_not_run_and_says_why(chapter, site):

@@ -14,6 +14,7 @@ import pytest
 
 from scripts import ROOT
 from scripts.pages import blocks
+from tests.chapter_page import edit
 
 RUN = "document.querySelector('.bv-run').runState"
 SECONDS = r"[0-9.]+ s"
@@ -137,14 +138,27 @@ def test_a_doctest_edited_into_code_shows_its_error_and_no_pass(page, site):
     open_chapter(page, "04-engine")
     block = next(b for b in visible(site, "04-engine") if b["kind"] == "doctest" and not b["skip"])
     for text, error in [("x = 1\n" + block["source"], "SyntaxError"), (">>>" + block["source"][4:], "ValueError")]:
-        page.evaluate(f"n => {RUN}.blocks[n - 1].edit.click()", block["n"])
-        page.wait_for_function(f"n => {RUN}.blocks[n - 1].editor", arg=block["n"])
-        page.evaluate(f"([n, text]) => {RUN}.blocks[n - 1].editor.setCode(text)", [block["n"], text])
+        edit(page, block["n"], text)
         _, shown, paragraphs = run_block(page, block["n"])
         assert error in shown, shown
         assert not any("every result" in p or "Same results" in p for p in paragraphs), paragraphs
         assert not page.evaluate(f"n => !!{RUN}.blocks[n - 1].output.querySelector('.bv-run-pass')", block["n"])
     page.evaluate(f"n => {RUN}.blocks[n - 1].reset.click()", block["n"])
+
+
+def test_a_skipped_block_after_a_failed_one_does_not_say_it_still_ran(page, site):
+    """A new reader's audit: with block 2 edited to raise, a skipped PyTorch block said "A Run
+    carries on after a problem, so this block still ran:" and then "Not run: the page skips
+    this block"."""
+    open_chapter(page, "08-pytorch")
+    shown = visible(site, "08-pytorch")
+    skipped = next(b for b in shown if b["skip"] and b["kind"] == "doctest")
+    failing = next(b for b in shown if b["n"] < skipped["n"] and not b["skip"] and b["kind"] == "code")
+    edit(page, failing["n"], "raise ValueError('x')\n")
+    _, text, paragraphs = run_block(page, skipped["n"])
+    assert paragraphs == [f"Not run: the page skips this block ({skipped['skip']['reason']})."], paragraphs
+    assert "still ran" not in text
+    page.evaluate(f"n => {RUN}.blocks[n - 1].reset.click()", failing["n"])
 
 
 def test_chapter_9_says_once_why_it_has_no_run_buttons(site):

@@ -191,10 +191,12 @@ function codeOf(state) {
 
 function resetBlock(state) {
   if (!state.editor) return;
+  const edited = state.editor.getCode() !== state.source.replace(/\n$/, ""); // no edit, none claimed (a new reader's audit)
   state.editor.setCode(state.source.replace(/\n$/, ""));
   saveEdit(state.page, state.n, state.source, null);
   state.output.replaceChildren();
-  state.progress.textContent = `The page's code is back. (${MOD}+Z in the editor brings your edit back.)`;
+  state.progress.textContent = edited ? `The page's code is back. (${MOD}+Z in the editor brings your edit back.)`
+    : "This is already the page's code.";
 }
 
 async function runBlock(state) {

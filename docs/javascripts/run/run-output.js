@@ -50,7 +50,9 @@ export function show(state, result) {
   const firstEdit = results.findIndex((r) => r.edited);
   const earlier = results.slice(0, -1).filter((r, i) => r.status === "error" ||
     (r.status === "differs" && firstEdit !== -1 && i >= firstEdit));
-  if (earlier.length) {
+  // Said only of a block that ran, or ran in part: a skipped one ran nothing (a new reader's audit read
+  // "so this block still ran:" above "Not run: the page skips this block")
+  if (earlier.length && !didNotRun(mine)) {
     output.append(paragraph("bv-run-note", "Some blocks before this one did not go as on the page. " +
       "A Run carries on after a problem, so this block still ran:"),
     element("ul", { class: "bv-run-earlier" }, ...earlier.map((r) => {
@@ -81,14 +83,19 @@ export function show(state, result) {
   else {
     if (mine.output) output.append(pre("bv-run-out", mine.output.replace(/\n$/, "")));
     if (mine.error) output.append(pre("bv-run-out bv-run-error", mine.error));
-    if (!mine.output && !mine.error && !mine.dot && !mine.figure) {
+    if (!mine.output && !mine.error && !mine.dot && !mine.figure && !mine.dot_too_big) {
       output.append(paragraph("bv-run-note", "It ran and printed nothing."));
     }
   }
+  const big = mine.dot_too_big; // run_blocks.py: a graph whose DOT is over the limit the page draws
+  const tooBig = big ? `Its graph is too big to draw in the page: ${big.chars.toLocaleString("en")} characters ` +
+    `of Graphviz's DOT, over ${big.limit.toLocaleString("en")}.` : "";
+  if (tooBig && !mine.figure) output.append(paragraph("bv-run-note", tooBig));
   if (mine.dot && (edited || !mine.figure)) { // draw_dot's graph, drawn in the page (live-figure.js)
     import("./live-figure.js").then((m) => m.showFigure(state, mine));
   } else if (mine.figure) {
     output.append(paragraph("bv-run-note", mine.status === "error" ? "The figure below shows the page's code."
+      : tooBig ? `${tooBig} The figure below shows the page's code.`
       : edited ? "Your edit no longer ends in draw_dot(...): the figure below shows the page's code."
         : "The figure below shows the unedited code, drawn when the site was built."));
   }
