@@ -191,6 +191,34 @@ def test_a_shared_link_restores_the_expression_and_a_crafted_one_is_only_data(pg
     other.close()
 
 
+def test_the_link_and_graph_are_of_the_texts_drawn_and_a_stop_leaves_no_other_texts_graph(pg):
+    """A new reader's audit: the link was made from the fields as they were when the answer came,
+    so a text typed during a Run went into the link of a graph drawn from the one before; and a
+    Run stopped or timed out left the last text's graph, with its check, under the new text."""
+    draw(pg, "(a + b) * c", "a = 2, b = −3, c = 10")
+    ids = shown(pg)["ids"]
+    pg.evaluate(f"""() => {{ {PG}.data = undefined;
+        {PG}.root.querySelector('form').requestSubmit();
+        {PG}.expression.value = 'a * b * c'; }}""")  # typed as the Run starts
+    pg.wait_for_function(f"() => {PG}.data !== undefined && !{PG}.running", timeout=90_000)
+    view = shown(pg)
+    drawn = pg.evaluate("() => new URLSearchParams(location.hash.slice(1)).get('e')")
+    link = pg.evaluate(f"() => new URL({PG}.result.querySelector('.bv-pg__share a').href).hash")
+    assert (drawn, view["ids"], link) == ("(a + b) * c", ids, view["hash"]), (drawn, link, view["hash"])
+    stopped = pg.evaluate(f"""async () => {{
+        // 'a * b * c' now, stopped as its Stop comes (a microtask: before the worker can answer)
+        const watch = new MutationObserver(() => {{
+          const stop = {PG}.root.querySelector('.bv-stop');
+          if (stop) {{ watch.disconnect(); stop.click(); }}
+        }});
+        watch.observe({PG}.root, {{ childList: true, subtree: true }});
+        {PG}.root.querySelector('form').requestSubmit();
+        while ({PG}.running) await new Promise((resolve) => setTimeout(resolve, 20));
+        return [{PG}.message.innerText, {PG}.result.hidden];
+    }}""")
+    assert stopped[0].startswith("Stopped") and stopped[1], stopped
+
+
 def test_every_control_is_reached_by_keyboard_and_labelled(pg):
     pg.locator("#bv-pg-expression").focus()
     order = []

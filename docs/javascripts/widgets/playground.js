@@ -81,7 +81,8 @@ export function init(root) {
   const result = element("div", { class: "bv-pg__result", hidden: "" });
   root.replaceChildren(form, progress, message, result);
 
-  const state = { root, expression, values, progress, message, result, data: null, running: false, timing: null };
+  const state = { root, expression, values, progress, message, result, data: null, running: false, timing: null,
+    shown: null }; // shown: the texts the graph in view was drawn from
   root.playground = state; // for the browser tests
   form.addEventListener("submit", (event) => { event.preventDefault(); run(); });
   const fromLink = () => {
@@ -112,6 +113,13 @@ export function init(root) {
     root.classList.add("is-running");
     message.replaceChildren();
     for (const input of [expression, values]) input.removeAttribute("aria-invalid");
+    // The texts as they were when Draw was pressed: what runs, and what the link and graph are of
+    // (a new reader's audit: a text typed during a Run was put in the link of the graph drawn before)
+    const texts = { expression: expression.value, values: values.value };
+    // A Run that ends without a graph leaves none of another text's in view, with its check
+    const otherShown = () => {
+      if (state.shown !== `${texts.expression}\n${texts.values}`) { state.data = null; result.hidden = true; }
+    };
     progress.textContent = "Starting…";
     const started = performance.now();
     try {
@@ -119,7 +127,7 @@ export function init(root) {
       const source = engine();
       const checked = /** @type {HTMLInputElement | null} */ (against.querySelector("input:checked"));
       /** @type {import("../python/calls.js").CallArgs["playground"]} */
-      const args = { expression: expression.value, values: values.value,
+      const args = { ...texts,
         ...(source ? { engine: source, against: checked?.value === "micrograd" ? "micrograd" : "differences" } : {}) };
       const answer = await call("playground", args, {
         timeoutMs: TIMEOUT_MS,
@@ -130,6 +138,7 @@ export function init(root) {
       if (answer.kind !== "result") {
         progress.textContent = "";
         message.append(element("p", { class: "bv-pg__fail", text: answer.message }));
+        otherShown();
         return;
       }
       /** @type {import("../python/calls.js").PlaygroundAnswer} */
@@ -140,7 +149,7 @@ export function init(root) {
         return;
       }
       const drawing = performance.now();
-      await show(data);
+      await show(data, texts);
       const ms = (t) => `${Math.round(t)} ms`;
       state.timing = { pythonMs: answer.runMs, drawMs: performance.now() - drawing,
         totalMs: performance.now() - started, startMs: answer.coldStart ? answer.startMs : 0 };
@@ -152,6 +161,7 @@ export function init(root) {
     } catch (error) {
       progress.textContent = "";
       message.append(element("p", { class: "bv-pg__fail", text: `It could not be drawn: ${error.message ?? error}` }));
+      otherShown();
     } finally {
       state.running = false;
       draw.removeAttribute("aria-disabled");
@@ -179,10 +189,11 @@ export function init(root) {
     result.hidden = true; // the last graph is not this expression's
   }
 
-  async function show(data) {
+  async function show(data, texts) {
     state.data = data;
     const svg = await drawSVG(data.dot);
-    const params = new URLSearchParams({ e: expression.value, v: values.value });
+    state.shown = `${texts.expression}\n${texts.values}`;
+    const params = new URLSearchParams({ e: texts.expression, v: texts.values });
     history.replaceState(null, "", `#${params}`);
     result.replaceChildren(...view(data, svg, `${location.pathname}#${params}`));
     result.hidden = false;
