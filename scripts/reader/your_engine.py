@@ -70,18 +70,30 @@ def diagnose_blocks(blocks, indexes, edits, Value):
 
 
 def _compare(ref, got, Value, cause):
-    found = []
+    """The diagnosis of one block: {"ok": True, "difference": None, "compared": [names],
+    "uncompared": [names]} when no graph differs, "compared" naming the graphs walked node by
+    node and "uncompared" those micrograd built but the reader's engine left no Value for, or
+    whose graph could not be walked (a block that raised builds none: saying its grads all agree
+    would be false, a new reader's audit); else the first difference, as diagnose() gives it."""
+    found, compared, uncompared = [], [], []
     for name, r in ref.items():
+        if not isinstance(r, BOOK):
+            continue
         g = got.get(name)
-        if isinstance(r, BOOK) and _is_value(g):
-            try:
-                difference = first_difference(r, g)
-            except Exception:  # a graph the reader's engine built otherwise
-                continue
-            if difference is not None:
-                found.append((len(topological_order(r)), name, r, difference))
+        if not _is_value(g):
+            uncompared.append(name)
+            continue
+        try:
+            difference = first_difference(r, g)
+        except Exception:  # a graph the reader's engine built otherwise
+            uncompared.append(name)
+            continue
+        if difference is not None:
+            found.append((len(topological_order(r)), name, r, difference))
+        else:
+            compared.append(name)
     if not found:
-        return {"ok": True, "difference": None}
+        return {"ok": True, "difference": None, "compared": compared, "uncompared": uncompared}
     _, name, root, difference = max(found, key=lambda f: f[0])
     if not cause:
         cause.append(likely_cause(Value))

@@ -61,6 +61,19 @@ def _line_of(nodeid):
     return int(match[1]) if match else 0
 
 
+def no_difference(found):
+    """What a diagnosis that found no differing grad says, naming only what was compared (found:
+    your_engine's diagnosis, {"compared": [names], "uncompared": [names]}). A block the reader's
+    engine raised in builds no graph: "no Value's grad differs" was said of it (an audit)."""
+    compared, uncompared = found.get("compared", []), found.get("uncompared", [])
+    said = [f"no grad differs in {', '.join(compared)}"] if compared else []
+    if uncompared:  # micrograd built a graph there, the reader's engine none it could walk
+        said.append(f"not compared: {', '.join(uncompared)} (no Value from your engine there, "
+                    "or a graph that could not be walked)")
+    return ("; ".join(said) if said else "no graph to compare") + (
+        " (the output differs)" if compared and not uncompared else "")
+
+
 def summary(engine, root):
     """The lines pytest prints at the end under --engine (engine: conftest.py's record)."""
     lines = ["", f"your engine ({engine['path']}) on every chapter:"] + table(engine["pages"])
@@ -70,7 +83,7 @@ def summary(engine, root):
     for nodeid, found in diagnoses(failures, root, engine["value"]):
         difference = (found or {}).get("difference")
         if not difference:
-            lines.append(f"{nodeid}: no Value's grad differs (the output does)")
+            lines.append(f"{nodeid}: {no_difference(found or {})}")
             continue
         node = difference["label"] or difference["op"] or difference["id"]
         lines.append(f"{nodeid}: {found['name']}'s graph, node {difference['id']} ({node}): grad "

@@ -5,7 +5,13 @@ refused. Split from test_your_engine_browser.py, which reached the 600-line limi
 (tests/tools/test_lint.py)."""
 
 from tests import engines
-from tests.your_engine.test_your_engine_browser import MAP, ON_YOURS, engine_page, switch
+from tests.your_engine.test_your_engine_browser import (
+    MAP,
+    ON_YOURS,
+    engine_page,
+    give_engine,
+    switch,
+)
 
 
 def test_a_chosen_files_name_shows_its_invisible_characters_and_is_cut(browser, origin):
@@ -73,3 +79,33 @@ def test_an_engine_longer_than_the_limit_is_refused_not_cut(browser, origin):
         "thousand). Nothing was changed.")
     assert "You have no engine yet" in switch(page)["status"] or "micrograd" in switch(page)["status"]
     page.context.close()
+
+
+def test_the_map_says_what_it_did_not_check(browser, origin):
+    """A new reader's audit: with a chapter that did not finish (its time limit), the map said "No
+    block failed: every block that applies gives the page's results on your engine."; and Node by
+    node said every grad was micrograd's for a block whose graph the engine never built."""
+    page = engine_page(browser, origin)
+    give_engine(page, "book")
+    page.evaluate("""async () => {
+        const { readerEngine } = await import('/javascripts/engine-switch.js');
+        const chapter = { page: '05-neurons-layers-networks/', title: 'Neurons', url: '/05-neurons-layers-networks/' };
+        sessionStorage.setItem('bv-engine-map', JSON.stringify({ source: readerEngine().text, ms: 1000,
+          entries: [{ chapter, error: 'Stopped after 60 s.', blocks: null, results: null }] }));
+    }""")
+    page.reload()
+    page.wait_for_function("() => /from earlier in this visit/.test(document.querySelector('.bv-map__status')"
+                           ".textContent)", timeout=30_000)
+    assert page.locator(".bv-map__status").text_content() == (
+        "Your engine's map from earlier in this visit: 0 blocks passed, 0 failed, 0 did not apply, 1 chapter "
+        "did not finish, in 1.0 s. Run the book again to run it now.")
+    assert page.locator(".bv-map__failures > p").text_content() == (
+        "No block failed in the chapters that finished, but 1 chapter did not finish (above): their blocks "
+        "were not all checked.")
+    said = page.evaluate("""async () => {
+        const { agreed } = await import('/javascripts/widgets/engine-map.js');
+        return [agreed({ compared: [], uncompared: ['y'] }), agreed({ compared: ['L'], uncompared: [] })];
+    }""")
+    assert said == ["The graph of y could not be compared: your engine left no Value there, or its graph could "
+                    "not be walked.", "Every node's grad in the graph of L is micrograd's: the difference is in "
+                    "what the block prints."]

@@ -15,6 +15,7 @@ import micrograd.nn
 from scripts import ROOT
 from scripts.reader import calls, your_engine
 from scripts.reader.exercise_format import load as load_exercise
+from scripts.tools import engine_report
 from tests import engines
 
 ENGINES = ROOT / "tests" / "engines"
@@ -208,7 +209,21 @@ def test_diagnose_lights_the_first_node_and_names_the_cause():
     assert your_engine.LIT in found["dot"] and f"your engine: grad {found['difference']['got']:.4f}" in found["dot"]
     right = calls.call("diagnose", {"blocks": BLOCKS, "upto": 1, "edits": {},
                                     "source": (ENGINES / "lecture.py").read_text(encoding="utf-8")})
-    assert right == {"ok": True, "difference": None}
+    assert right == {"ok": True, "difference": None, "compared": ["x", "e", "f", "g"], "uncompared": []}
+
+
+def test_a_block_your_engine_could_not_build_is_not_said_to_agree_node_by_node():
+    """A new reader's audit: an engine without exp() raised in the block, built no y, and "Node by
+    node" said "Every node's grad in this block's graph is micrograd's"."""
+    blocks = [{**BLOCKS[0], "source": "from micrograd import Value\ny = Value(1.0, label='x').exp()\n"},
+              {**BLOCKS[1], "source": "y.backward()\n"}]
+    source = (ENGINES / "lecture.py").read_text(encoding="utf-8") + "\ndel Value.exp\n"
+    found = calls.call("diagnose", {"blocks": blocks, "upto": 1, "edits": {}, "source": source})
+    assert found == {"ok": True, "difference": None, "compared": [], "uncompared": ["y"]}
+    assert engine_report.no_difference(found) == ("not compared: y (no Value from your engine there, "
+                                                  "or a graph that could not be walked)")
+    assert engine_report.no_difference({"compared": ["L"], "uncompared": []}) == \
+        "no grad differs in L (the output differs)"
 
 
 def test_the_calls_check_an_engine_and_run_blocks_on_it():

@@ -97,7 +97,8 @@ export function init(host) {
     status.textContent = "Checking your engine…";
     const check = await checkEngine(readerEngine(), (line) => { status.textContent = line; });
     document.dispatchEvent(new CustomEvent("bv-engine"));
-    status.textContent = check.ok ? "Your engine passed its check: every Run now runs on it."
+    status.textContent = check.ok ? "Your engine passed its check: chapter blocks, steppers and the playground " +
+      "now run on it."
       : `Your engine did not pass its check: ${check.message}`;
   }
 
@@ -187,9 +188,15 @@ function makeView(state, source) {
   /** The totals, the failures' heading (or that none failed); returns the totals. */
   const end = () => {
     const totals = state.chapters.reduce((sum, c) => ({ passed: sum.passed + (c.passed ?? 0),
-      failed: sum.failed + (c.failed ?? 0), na: sum.na + (c.notApplicable ?? 0) }), { passed: 0, failed: 0, na: 0 });
-    if (!totals.failed) failures.append(element("p", { class: "bv-map__pass",
-      text: "No block failed: every block that applies gives the page's results on your engine." }));
+      failed: sum.failed + (c.failed ?? 0), na: sum.na + (c.notApplicable ?? 0),
+      unfinished: sum.unfinished + (c.error ? 1 : 0) }), { passed: 0, failed: 0, na: 0, unfinished: 0 });
+    // A chapter that did not finish was not checked: "every block gives the page's results" is not
+    // said over it (a new reader's audit: a chapter stopped at its time limit, and the map said it)
+    const n = totals.unfinished;
+    if (!totals.failed) failures.append(element("p", { class: n ? "bv-map__fail" : "bv-map__pass",
+      text: n ? `No block failed in the chapters that finished, but ${n} ${n === 1 ? "chapter" : "chapters"} ` +
+        "did not finish (above): their blocks were not all checked."
+        : "No block failed: every block that applies and ran gives the page's results on your engine." }));
     else failures.prepend(element("h3", { text: `The ${totals.failed} ${totals.failed === 1 ? "block" : "blocks"} ` +
       "that failed" }));
     return totals;
@@ -205,7 +212,8 @@ function makeView(state, source) {
  */
 const SAVED = "bv-engine-map";
 const summary = (totals, ms) => `${totals.passed} blocks passed, ${totals.failed} failed, ` +
-  `${totals.na} did not apply, in ${(ms / 1000).toFixed(1)} s.`;
+  `${totals.na} did not apply${totals.unfinished ? `, ${totals.unfinished} ${totals.unfinished === 1
+    ? "chapter" : "chapters"} did not finish` : ""}, in ${(ms / 1000).toFixed(1)} s.`;
 
 function save(source, entries, ms) {
   const cut = entries.map(({ chapter, blocks, results, error }) => {
@@ -367,6 +375,18 @@ function pre(text) {
   return element("pre", {}, element("code", { text }));
 }
 
+/** What a diagnosis with no difference found says: only what was compared (your_engine.py: _compare). */
+export function agreed({ compared = [], uncompared = [] }) {
+  const names = (list) => list.slice(0, 5).join(", ") + (list.length > 5 ? ` and ${list.length - 5} more` : "");
+  const missing = uncompared.length ? `${uncompared.length === 1 ? "The graph" : "The graphs"} of ` +
+    `${names(uncompared)} could not be compared: your engine left no Value there, or its graph could not ` +
+    "be walked." : "";
+  if (!compared.length) return missing || "This block builds no graph to compare.";
+  return `Every node's grad in the ${compared.length === 1 ? "graph" : "graphs"} of ${names(compared)} is ` +
+    `micrograd's${uncompared.length ? "." : ": the difference is in what the block prints."}` +
+    (missing ? ` ${missing}` : "");
+}
+
 /** Call diagnose for block `upto` and show its graph, the lit node with both numbers, the cause. */
 async function diagnose(host, blocks, upto, source) {
   const { call } = await import("../python/python.js");
@@ -378,9 +398,7 @@ async function diagnose(host, blocks, upto, source) {
   }
   const report = answer.report;
   if (!report.ok || !report.difference) {
-    host.replaceChildren(element("p", { text: report.message ?? (report.ok
-      ? "Every node's grad in this block's graph is micrograd's: the difference is in what the block prints."
-      : "This block builds no graph to compare.") }));
+    host.replaceChildren(element("p", { text: report.message ?? agreed(report) }));
     return;
   }
   const { label, op } = report.difference;
