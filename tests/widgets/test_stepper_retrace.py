@@ -133,3 +133,20 @@ def test_a_trace_has_stop_and_stopping_it_says_so_and_frees_the_steps(chapter_1)
     assert note(widget) == "Stopped before it started: nothing of it ran."
     assert enabled(widget)["Next forward step"] and widget.locator(".bv-stop").count() == 0
     assert page.evaluate("() => document.activeElement.dataset.action") == "values"
+
+
+def test_a_trace_graphviz_could_not_draw_says_it_was_traced_not_that_it_was_not(browser, origin):
+    """A second read-only audit: Python traced the new values, then Graphviz failed to load (the
+    1.2 MB module loads on first use), and the stepper said "It could not be traced: …"."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.route("**/assets/viz/**", lambda route: route.abort())  # offline at Graphviz's first use
+    page.goto(origin + "/01-computational-graphs/")
+    widget = neuron(page)
+    press_run(widget, "w1", "-2")
+    page.wait_for_function("() => /drawn|traced/.test(document.querySelector('.bv-widget__leaf-note').textContent)",
+                           timeout=90_000)
+    said = note(widget)
+    assert said.startswith("Traced by micrograd, but the graph could not be drawn: "), said
+    assert enabled(widget)["Next forward step"]  # the page's trace steps on
+    context.close()

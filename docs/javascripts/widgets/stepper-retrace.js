@@ -27,5 +27,9 @@ export async function retrace(p, values, onProgress, bar) {
   const described = p.leaves.map((leaf) => `${leaf.label} = ${values[leaf.id].trim()}`).join(", ");
   const note = (answer.restarted ? `${answer.restarted} ` : "") + // why Python started again, if it did
     `Traced by ${reply.engine} in your browser with ${described}: step through it, or Reset for the page's values.`;
-  return { preset: reply.preset, svg: await drawSVG(reply.dot), note };
+  try {
+    return { preset: reply.preset, svg: await drawSVG(reply.dot), note };
+  } catch (error) { // Graphviz could not load or lay it out: traced, not drawn (stepper.js said "not traced")
+    return { message: `Traced by ${reply.engine}, but the graph could not be drawn: ${error.message ?? error}` };
+  }
 }
