@@ -161,7 +161,18 @@ def to_svg(value):
 
 
 def _last_expression(source, at):
-    tree = ast.parse(str(source))
+    """The text of the last expression of the block before a figure (at: "docs/<page>.md:<line>",
+    the figure's comment). Raises DirectiveError, naming the page and line, for a doctest block,
+    a block that does not parse (an audit: ast's bare SyntaxError named neither), or one that
+    does not end in an expression."""
+    if str(source).lstrip().startswith(">>>"):
+        raise DirectiveError(f"{at}: a figure must follow a code block that ends in an expression, "
+                             "not a doctest")
+    try:
+        tree = ast.parse(str(source))
+    except SyntaxError as error:
+        raise DirectiveError(f"{at}: the block before this figure does not parse: {error.msg} "
+                             f"(line {error.lineno} of the block)") from None
     if not tree.body or not isinstance(tree.body[-1], ast.Expr):
         raise DirectiveError(f"{at}: the block before a figure must end in an expression")
     return ast.get_source_segment(str(source), tree.body[-1])

@@ -93,6 +93,9 @@ UNDRAWABLE = [
     ("```python\nfrom micrograd import Value, draw_dot\ndraw_dot(Value(1.0))\n```\n", 1, "add <!-- figure"),
     ("```python\n1 + 1\n```\n<!-- figure: a number -->\n", 4, "not int"),
     ("```python\nraise ValueError('boom')\n```\n\n```python\n1\n```\n", 2, "boom"),
+    # an audit: these two gave ast's "invalid syntax (<unknown>, line 2)", with no page line
+    ("```python\nx = 1\ny = (\n```\n<!-- figure: broken -->\n", 5, "does not parse: '(' was never closed (line 2"),
+    ("```pycon\n>>> 1 + 1\n2\n```\n<!-- figure: a doctest -->\n", 5, "not a doctest"),
 ]
 
 
