@@ -23,6 +23,10 @@ const STORE = "bv-progress"; // localStorage: {page: {quiz: [ids], exercise: [na
 let page = null; // the page shown, as progress.json names it
 let totals = null; // {page: {quizzes, exercises: [names]}}, from progress.json
 let display = null; // this page's display, if it has checks
+// What the reader did, when this browser would not store it (storage off or full): kept here, for
+// as long as this page lives, and said so (a second read-only audit: the box read back an empty
+// storage, "0 of 9" right after "Right.", and said "Kept in this browser only.")
+let unkept = null;
 
 document.addEventListener("bv-check", (/** @type {CustomEvent} */ { detail }) => {
   if (!["quiz", "exercise"].includes(detail?.kind) || !detail.id) return;
@@ -90,6 +94,7 @@ function pageOf(href) {
 }
 
 function load() {
+  if (unkept) return unkept;
   try {
     return JSON.parse(localStorage.getItem(STORE)) ?? {};
   } catch {
@@ -100,8 +105,9 @@ function load() {
 function store(all) {
   try {
     localStorage.setItem(STORE, JSON.stringify(all));
+    unkept = null;
   } catch {
-    // storage full or off: the progress lasts as long as the page
+    unkept = all; // storage full or off: the progress lasts as long as the page, and says so
   }
 }
 
@@ -179,7 +185,8 @@ function showOnPage({ done, total, quizzes, exercises }) {
   const complete = done === total;
   text.textContent = complete
     ? `Chapter complete: all ${total} checks passed (${parts.join(", ")}).`
-    : `Your progress: ${done} of ${total} checks passed (${parts.join(", ")}). Kept in this browser only.`;
+    : `Your progress: ${done} of ${total} checks passed (${parts.join(", ")}). ` +
+      (unkept ? "Not kept: this browser would not store it, so a reload forgets it." : "Kept in this browser only.");
   box.classList.toggle("is-complete", complete);
   bar.max = total;
   bar.value = done;

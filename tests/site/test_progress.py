@@ -271,3 +271,21 @@ def test_an_answered_quiz_stays_answered_after_a_reload_and_clear_forgets_it(bro
     page.wait_for_function("() => document.querySelector('.bv-progress-badge')")
     assert all(box[1] is None for box in page.evaluate(QUIZZES)), "cleared for good"
     page.close()
+
+
+def test_progress_this_browser_will_not_store_is_counted_and_said_to_be_unkept(browser, origin):
+    """A second read-only audit: with storage refused (site data blocked, or full), a quiz said
+    "Right." and the box read back the empty storage: "0 of N checks passed … Kept in this
+    browser only." The check counts for the page's life, and the box says it is not kept."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script("Storage.prototype.setItem = () => { throw new DOMException('refused', "
+                            "'QuotaExceededError'); };")
+    page = context.new_page()
+    page.goto(f"{origin}/03-backprop-by-hand/", wait_until="load")
+    page.wait_for_function("() => document.querySelector('.bv-progress-badge')")
+    number = page.locator('.bv-quiz[data-quiz="number"]').first
+    number.locator("input").fill(number.get_attribute("data-key"))
+    number.get_by_role("button", name="Check").click()
+    text, done, _, _ = on_page(page)
+    assert done == 1 and text.endswith("Not kept: this browser would not store it, so a reload forgets it."), text
+    context.close()
