@@ -245,7 +245,7 @@ def test_an_answered_quiz_stays_answered_after_a_reload_and_clear_forgets_it(bro
     page.locator(".bv-progress__undo").click()
     page.wait_for_function("id => document.getElementById(id).dataset.state", arg=ids[0])
     back = {box[0]: box for box in page.evaluate(QUIZZES)}
-    assert all(back[i][3].endswith("(Your answer, kept in this browser.)") for i in ids), back
+    assert all(back[i][3].endswith("(Your earlier answer.)") for i in ids), back
 
     page.reload(wait_until="load")
     page.wait_for_function("() => document.querySelector('.bv-progress-badge')")
@@ -253,7 +253,7 @@ def test_an_answered_quiz_stays_answered_after_a_reload_and_clear_forgets_it(bro
     kept = {box[0]: box for box in page.evaluate(QUIZZES)}
     for i in ids:
         assert kept[i][1:3] == answered[i][1:3], (kept[i], answered[i])
-        assert kept[i][3].endswith("(Your answer, kept in this browser.)"), kept[i]
+        assert kept[i][3].endswith("(Your earlier answer.)"), kept[i]
     others = [box for box in kept.values() if box[0] not in ids]
     assert all(box[1] is None and not box[3] for box in others), "only the answered quizzes come back"
     assert on_page(page)[1] == 1, "the right answer counts; the wrong one does not"

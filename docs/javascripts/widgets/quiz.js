@@ -36,7 +36,7 @@ export function init(box) {
     const details = explanation(box);
     const opened = details && !details.open;
     if (details) details.open = true;
-    feedback.textContent = restoring ? `${text} (Your answer, kept in this browser.)`
+    feedback.textContent = restoring ? `${text} (Your earlier answer.)`
       : opened ? `${text} The explanation is open below.` : text;
     box.dataset.state = state;
     if (restoring) return;
