@@ -57,11 +57,13 @@ def diagnose_blocks(blocks, indexes, edits, Value):
         with no_input():
             for index, block in enumerate(blocks[: max(wanted, default=-1) + 1]):
                 name = _name(blocks, index)
+                before = {key: id(value) for key, value in ref.items()}
                 for namespace, engine in ((ref, BOOK), (got, Value)):
                     with installed(engine):
                         _run_block(block, index, edits.get(index), namespace, name)
-                if index in wanted:
-                    out[index] = _compare(ref, got, Value, cause)
+                if index in wanted:  # the names this block bound: its own graphs come first
+                    own = {key for key, value in ref.items() if before.get(key) != id(value)}
+                    out[index] = _compare(ref, got, Value, cause, own)
     finally:
         take_graphs_apart(list(ref.values()) + list(got.values()))
         ref.clear()
@@ -69,12 +71,14 @@ def diagnose_blocks(blocks, indexes, edits, Value):
     return out
 
 
-def _compare(ref, got, Value, cause):
+def _compare(ref, got, Value, cause, own=frozenset()):
     """The diagnosis of one block: {"ok": True, "difference": None, "compared": [names],
     "uncompared": [names]} when no graph differs, "compared" naming the graphs walked node by
     node and "uncompared" those micrograd built but the reader's engine left no Value for, or
     whose graph could not be walked (a block that raised builds none: saying its grads all agree
-    would be false, a new reader's audit); else the first difference, as diagnose() gives it."""
+    would be false, a new reader's audit); else the first difference, as diagnose() gives it:
+    in the largest differing graph among the names the block bound (own), else among all (an
+    audit: an earlier block's larger graph was drawn for this one)."""
     found, compared, uncompared = [], [], []
     for name, r in ref.items():
         if not isinstance(r, BOOK):
@@ -94,7 +98,7 @@ def _compare(ref, got, Value, cause):
             compared.append(name)
     if not found:
         return {"ok": True, "difference": None, "compared": compared, "uncompared": uncompared}
-    _, name, root, difference = max(found, key=lambda f: f[0])
+    _, name, root, difference = max(found, key=lambda f: (f[1] in own, f[0]))
     if not cause:
         cause.append(likely_cause(Value))
     return {"ok": True, "difference": difference, "cause": cause[0], "dot": _lit_dot(root, difference),

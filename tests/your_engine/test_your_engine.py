@@ -212,6 +212,17 @@ def test_diagnose_lights_the_first_node_and_names_the_cause():
     assert right == {"ok": True, "difference": None, "compared": ["x", "e", "f", "g"], "uncompared": []}
 
 
+def test_node_by_node_shows_the_graph_the_block_built_before_a_larger_earlier_one():
+    """A second read-only audit: diagnose drew the largest differing graph left by any block so
+    far, so block 2's Node by node lit block 1's graph g, while the page says it draws the block's."""
+    blocks = [{**BLOCKS[0], "source": BLOCKS[0]["source"] + "g.backward()\n"},
+              {**BLOCKS[1], "source": "a = Value(2.0, label='a')\nb = a * a\nb.backward()\n"}]
+    found = calls.call("diagnose", {"blocks": blocks, "upto": 1, "edits": {}, "source": engines.source("assign")})
+    assert found["ok"] and found["name"] == "b", found.get("name")
+    assert calls.call("diagnose", {"blocks": blocks, "upto": 0, "edits": {},
+                                   "source": engines.source("assign")})["name"] == "g"
+
+
 def test_a_block_your_engine_could_not_build_is_not_said_to_agree_node_by_node():
     """A new reader's audit: an engine without exp() raised in the block, built no y, and "Node by
     node" said "Every node's grad in this block's graph is micrograd's"."""
