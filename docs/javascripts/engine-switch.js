@@ -189,14 +189,16 @@ export function checkEngine(mine, onProgress) {
   return promise;
 }
 
+// What the switch switches: an exercise's Run is not switched, it tests the code in it, beside
+// micrograd (a new reader's audit: "Every Run on this site runs on your engine" said otherwise)
+export const SWITCHED = "Chapter blocks, steppers and the playground";
+
 const SHAPES = { book: "this book's shape: _prev and _local", lecture: "the lecture's shape: a _backward per node" };
 
 /** One line on the reader's engine as it stands: what runs, or why micrograd does. */
 export function describe() {
   const mine = readerEngine();
-  // An exercise's Run is not switched: it tests the code in it, beside micrograd (a new reader's audit:
-  // "Every Run on this site runs on your engine" said otherwise)
-  if (!chosen()) return "Chapter blocks, steppers and the playground run on micrograd, the book's engine.";
+  if (!chosen()) return `${SWITCHED} run on micrograd, the book's engine.`;
   if (!mine) {
     return "You have no engine yet, so every Run still runs on micrograd: pass chapter 4's whole-engine " +
       "exercise, or paste your engine on the Your engine page.";
@@ -205,8 +207,7 @@ export function describe() {
   if (!check && unanswered?.text === mine.text) return `Every Run still runs on micrograd: ${unanswered.message}`;
   if (!check) return `Checking ${mine.name}…`;
   if (!check.ok) return `Every Run still runs on micrograd: ${mine.name} did not pass its check: ${short(check.message)}`;
-  return `Chapter blocks, steppers and the playground run on your engine: ${mine.name}, ` +
-    `in ${SHAPES[check.shape] ?? check.shape}.`;
+  return `${SWITCHED} run on your engine: ${mine.name}, in ${SHAPES[check.shape] ?? check.shape}.`;
 }
 
 const SHORT = 300; // characters of a check's message the switch shows on every page

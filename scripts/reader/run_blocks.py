@@ -231,9 +231,12 @@ def _run_code(text, namespace, filename):
                         "error": describe(error), "stopped": _stopped(error, text, filename, tree)}
             return {"status": "error", "output": clip(output.getvalue()), "error": _format_exception(error)}
     try:  # the last value may be the reader's object, whose source or redraw may raise
-        dot = _dot(value)
+        source = _graph_source(value)
+        dot = source if source is not None and len(source) <= MAX_DOT else None
         narrow = _dot(value.redraw("TB")) if dot and callable(getattr(value, "redraw", None)) else None
-        too_big = _oversized(value)
+        # a graph over the limit says its size (a new reader's audit: it was said to be an edit that
+        # "no longer ends in draw_dot(...)")
+        too_big = {"chars": len(source), "limit": MAX_DOT} if source is not None and dot is None else None
     except Exception as error:
         return {"status": "error", "output": clip(output.getvalue()), "error": _format_exception(error)}
     return {"status": "ran", "output": clip(output.getvalue()), "dot": dot, "dot_narrow": narrow,
@@ -251,22 +254,18 @@ def _stopped(error, text, filename, tree):
     return {"line": lines[0], "code": clip(text.splitlines()[lines[0] - 1].strip(), "code")}
 
 
-def _oversized(value):
-    """{"chars": the length of its DOT source, "limit": MAX_DOT} for a Graphviz graph too big to
-    draw in the page; else None (a new reader's audit: a graph grown past the limit was said to
-    be an edit that "no longer ends in draw_dot(...)")."""
-    if type(value).__module__.split(".")[0] != "graphviz" or not isinstance(value.source, str):
-        return None
-    return {"chars": len(value.source), "limit": MAX_DOT} if len(value.source) > MAX_DOT else None
-
-
-def _dot(value):
-    """The DOT source of a Graphviz graph (what draw_dot returns), if a str not too big to draw;
-    else None."""
+def _graph_source(value):
+    """The DOT source (str) of a Graphviz graph (what draw_dot returns), read once; else None."""
     if type(value).__module__.split(".")[0] != "graphviz":
         return None
     source = value.source
-    return source if isinstance(source, str) and len(source) <= MAX_DOT else None
+    return source if isinstance(source, str) else None
+
+
+def _dot(value):
+    """The DOT source of a Graphviz graph, if not too big to draw (MAX_DOT); else None."""
+    source = _graph_source(value)
+    return source if source is not None and len(source) <= MAX_DOT else None
 
 
 class _Checker(doctest.OutputChecker):

@@ -57,7 +57,7 @@ def diagnose_blocks(blocks, indexes, edits, Value):
         with no_input():
             for index, block in enumerate(blocks[: max(wanted, default=-1) + 1]):
                 name = _name(blocks, index)
-                before = {key: id(value) for key, value in ref.items()}
+                before = {key: id(value) for key, value in ref.items()} if index in wanted else {}
                 for namespace, engine in ((ref, BOOK), (got, Value)):
                     with installed(engine):
                         _run_block(block, index, edits.get(index), namespace, name)

@@ -191,8 +191,9 @@ function codeOf(state) {
 
 function resetBlock(state) {
   if (!state.editor) return;
-  const edited = state.editor.getCode() !== state.source.replace(/\n$/, ""); // no edit, none claimed (a new reader's audit)
-  state.editor.setCode(state.source.replace(/\n$/, ""));
+  const pages = state.source.replace(/\n$/, "");
+  const edited = state.editor.getCode() !== pages; // no edit, none claimed (a new reader's audit)
+  state.editor.setCode(pages);
   saveEdit(state.page, state.n, state.source, null);
   state.output.replaceChildren();
   state.progress.textContent = edited ? `The page's code is back. (${MOD}+Z in the editor brings your edit back.)`

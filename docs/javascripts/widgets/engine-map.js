@@ -14,7 +14,7 @@
 // Nothing here computes a number: every one comes from the reader's Python.
 
 import { element } from "../shared/dom.js";
-import { checkEngine, chosen, choose, engine, keepFile, keptCheck, readerEngine } from "../engine-switch.js";
+import { SWITCHED, checkEngine, chosen, choose, engine, keepFile, keptCheck, readerEngine } from "../engine-switch.js";
 
 const root = new URL("../../", import.meta.url); // the site's root: this file is javascripts/widgets/engine-map.js
 const CHAPTER_TIMEOUT_MS = 60000;
@@ -97,8 +97,7 @@ export function init(host) {
     status.textContent = "Checking your engine…";
     const check = await checkEngine(readerEngine(), (line) => { status.textContent = line; });
     document.dispatchEvent(new CustomEvent("bv-engine"));
-    status.textContent = check.ok ? "Your engine passed its check: chapter blocks, steppers and the playground " +
-      "now run on it."
+    status.textContent = check.ok ? `Your engine passed its check: ${SWITCHED.toLowerCase()} now run on it.`
       : `Your engine did not pass its check: ${check.message}`;
   }
 

@@ -118,7 +118,10 @@ export function init(root) {
     const texts = { expression: expression.value, values: values.value };
     // A Run that ends without a graph leaves none of another text's in view, with its check
     const otherShown = () => {
-      if (state.shown !== `${texts.expression}\n${texts.values}`) { state.data = null; result.hidden = true; }
+      if (state.shown?.expression !== texts.expression || state.shown?.values !== texts.values) {
+        state.data = null;
+        result.hidden = true;
+      }
     };
     progress.textContent = "Starting…";
     const started = performance.now();
@@ -192,7 +195,7 @@ export function init(root) {
   async function show(data, texts) {
     state.data = data;
     const svg = await drawSVG(data.dot);
-    state.shown = `${texts.expression}\n${texts.values}`;
+    state.shown = texts;
     const params = new URLSearchParams({ e: texts.expression, v: texts.values });
     history.replaceState(null, "", `#${params}`);
     result.replaceChildren(...view(data, svg, `${location.pathname}#${params}`));
