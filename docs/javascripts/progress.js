@@ -21,7 +21,7 @@ const here = import.meta.url;
 const root = new URL("../", here); // the site's root: this file is javascripts/progress.js
 const STORE = "bv-progress"; // localStorage: {page: {quiz: [ids], exercise: [names], answers: {id: {value, state}}}}
 let page = null; // the page shown, as progress.json names it
-let totals = null; // {page: {quizzes, exercises: [names]}}, from progress.json
+let totals = null; // {page: {quizzes: [ids], exercises: [names]}}, from progress.json
 let display = null; // this page's display, if it has checks
 // What the reader did, when this browser would not store it (storage off or full): kept here, for
 // as long as this page lives, and said so (a second read-only audit: the box read back an empty
@@ -115,10 +115,12 @@ function store(all) {
 function count(name, all) {
   const total = totals[name];
   const kept = all[name] ?? {};
-  const quizzes = Math.min(new Set(kept.quiz ?? []).size, total.quizzes);
+  // Only checks the page has now: a quiz's id is a hash of it (scripts/pages/quizzes.py), so a
+  // quiz changed or dropped since it was answered no longer counts.
+  const quizzes = total.quizzes.filter((q) => (kept.quiz ?? []).includes(q)).length;
   const exercises = total.exercises.filter((e) => (kept.exercise ?? []).includes(e)).length;
-  return { done: quizzes + exercises, total: total.quizzes + total.exercises.length,
-    quizzes: [quizzes, total.quizzes], exercises: [exercises, total.exercises.length] };
+  return { done: quizzes + exercises, total: total.quizzes.length + total.exercises.length,
+    quizzes: [quizzes, total.quizzes.length], exercises: [exercises, total.exercises.length] };
 }
 
 function makeDisplay() {

@@ -9,7 +9,10 @@ QuizParser, as scripts.notebooks.training_notebook finds them to evaluate them).
 
 The site serves them as one small JSON file, TOTALS, keyed by page URL:
 
-    {"pages": {"04-engine/": {"quizzes": 5, "exercises": ["local_add_mul", ...]}, ...}}
+    {"pages": {"04-engine/": {"quizzes": ["quiz-3f0c…", ...], "exercises": ["local_add_mul", ...]}, ...}}
+
+A quiz is named by its id (scripts.pages.quizzes.quiz_id: a hash of its call), so a kept
+answer is counted only while the quiz it answered is on the page.
 
 Only chapters (docs/NN-*.md, docs/NN-*.py) with at least one check are listed. What the reader has done is
 kept in their browser only (localStorage): no account, no server.
@@ -23,20 +26,23 @@ from scripts.build.sources import source_of
 TOTALS = "progress.json"
 CHAPTER = re.compile(r"[0-9]{2}-[^/]+")
 _EXERCISE = re.compile(r'data-exercise="([a-z0-9_]+)"')
+_QUIZ = re.compile(r'class="bv-quiz" id="(quiz-[0-9a-f]+)-box"')
 
 
 def checks_of_run(outputs):
-    """{"quizzes": n, "exercises": [names]} from a page run's outputs ({kind, line, markdown})."""
+    """{"quizzes": [ids], "exercises": [names]} from a page run's outputs ({kind, line, markdown})."""
     exercises = [name for output in outputs if output["kind"] == "exercise"
                  for name in _EXERCISE.findall(output["markdown"])[:1]]
-    return {"quizzes": sum(output["kind"] == "quiz" for output in outputs), "exercises": exercises}
+    quizzes = [name for output in outputs if output["kind"] == "quiz"
+               for name in _QUIZ.findall(output["markdown"])[:1]]
+    return {"quizzes": quizzes, "exercises": exercises}
 
 
 def checks_of_notebook(path):
-    """{"quizzes": n, "exercises": []} for a jupytext notebook chapter (docs/NN-*.py)."""
-    from scripts.notebooks.training_notebook import quiz_count
+    """{"quizzes": [ids], "exercises": []} for a jupytext notebook chapter (docs/NN-*.py)."""
+    from scripts.notebooks.training_notebook import quiz_ids
 
-    return {"quizzes": quiz_count(path), "exercises": []}
+    return {"quizzes": quiz_ids(path), "exercises": []}
 
 
 def totals(files, docs_dir, runs):

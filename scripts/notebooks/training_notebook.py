@@ -27,8 +27,8 @@ from nbformat.v4 import new_code_cell, new_markdown_cell
 
 from scripts import ROOT
 from scripts.notebooks.chapter_notebook import KERNELSPEC, number_cells
-from scripts.pages.directives import relative
-from scripts.pages.quizzes import quiz_regions
+from scripts.pages.directives import DirectiveError, relative
+from scripts.pages.quizzes import quiz_id, quiz_regions
 
 CACHE = ROOT / ".cache" / "notebooks"
 
@@ -169,7 +169,7 @@ def _with_quiz_cells(cells, path):
             line = next((i + 1 for i, text in enumerate(lines) if text == f"# {first}".rstrip()), 0)
             quiz = new_code_cell(
                 "from scripts.pages.quizzes import notebook_quizzes as _notebook_quizzes\n"
-                f"_notebook_quizzes(globals(), {cell.source!r}, {relative(path)!r}, {line}, {count + 1})")
+                f"_notebook_quizzes(globals(), {cell.source!r}, {relative(path)!r}, {line})")
             quiz.metadata["tags"] = ["quiz"]
             quiz.id = f"quiz-{count + 1}"
             out.append(quiz)
@@ -259,11 +259,20 @@ def _plots_with_alt(cell, number, path):
 
 
 
-def quiz_count(path):
-    """How many quizzes the notebook at `path` has: the quiz directives of its Markdown cells,
-    found by the same lexer that finds them to evaluate them (_with_quiz_cells)."""
-    notebook = jupytext.read(path)
-    return sum(len(quiz_regions(cell.source, path)) for cell in notebook.cells if cell.cell_type == "markdown")
+def quiz_ids(path):
+    """The ids (scripts.pages.quizzes.quiz_id) of the notebook's quizzes at `path`, in order: the
+    quiz directives of its Markdown cells, found by the same lexer that finds them to evaluate
+    them (_with_quiz_cells). Raises DirectiveError (path) for a quiz the same as an earlier
+    one: a reader's answer to one would come back on both."""
+    ids = []
+    for cell in jupytext.read(path).cells:
+        for region in quiz_regions(cell.source, path) if cell.cell_type == "markdown" else []:
+            name = quiz_id(region.parsed)
+            if name in ids:
+                raise DirectiveError(f"{relative(path)}: the quiz {region.parsed!r} is the same as one "
+                                     f"above it; a reader's answer to one would come back on both")
+            ids.append(name)
+    return ids
 
 
 if __name__ == "__main__":

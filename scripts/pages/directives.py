@@ -49,6 +49,7 @@ class Collector:
         self.src_uri = PurePosixPath(src_uri)
         self.outputs = []
         self.count = {}  # kind -> directives of that kind built so far
+        self.names = set()  # ids given on the page so far (a quiz's: scripts.pages.quizzes.quiz_id)
 
     def number(self, kind):
         """1 for the page's first directive of this kind, 2 for the next, ..."""

@@ -27,11 +27,16 @@ and by the site build alike):
   choice, by default). A question with more than one box names each (tests/pages/test_chapters.py):
   a screen reader, and the eye, otherwise meet two boxes called the same.
 
+Each quiz's id is quiz-<hash> of its comment's call (quiz_id): the reader's kept answer and
+mark (docs/javascripts/progress.js) belong to that quiz, not to its place on the page. A quiz
+inserted above it, or a changed quiz, does not bring back an answer given to another question.
+
 The quiz is HTML in the page, hidden until docs/javascripts/widgets/quiz.js shows it, so with
 JavaScript off the reader has the question and the folded answer, as before.
 """
 
 import dataclasses
+import hashlib
 import html
 import json
 import math
@@ -149,15 +154,28 @@ class QuizParser(Directive):
     kind = "quiz"
 
     def build(self, example, at, page):
-        html_ = quiz_html(example.parsed, example.namespace, at, page.number(self.kind),
-                          example.path)
+        page.number(self.kind)
+        name = quiz_id(example.parsed)
+        if name in page.names:
+            raise DirectiveError(f"{at}: this quiz is the same as one above it on the page; a "
+                                 f"reader's answer to one would come back on both")
+        page.names.add(name)
+        html_ = quiz_html(example.parsed, example.namespace, at, name, example.path)
         return Output(self.kind, example.line, html_)
 
 
-def quiz_html(source, namespace, at, n, filename="<quiz>"):
-    """The page's HTML for quiz number n of a page: `source` (number(...) or choice(...))
-    evaluated in `namespace`. Raises DirectiveError starting with `at` (page:line) when the
-    written answer and the expression disagree, or the source is not a quiz."""
+def quiz_id(source):
+    """The id of the quiz whose comment holds `source` (str, its call): "quiz-" and 10 hex
+    digits of the call's SHA-256, whitespace runs made one space. The same call gives the same
+    id wherever it sits on the page; any change to it (answer, expression, label) a new one."""
+    text = " ".join(source.split())
+    return "quiz-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
+
+
+def quiz_html(source, namespace, at, name, filename="<quiz>"):
+    """The page's HTML for one quiz, `name` its id (quiz_id): `source` (number(...) or
+    choice(...)) evaluated in `namespace`. Raises DirectiveError starting with `at` (page:line)
+    when the written answer and the expression disagree, or the source is not a quiz."""
     helpers = {"number": number, "choice": choice, "grad_after": grad_after,
                "grad_with_assign": grad_with_assign, **MISTAKES}
     quiz = eval(compile(source, filename, "eval"), namespace, helpers)
@@ -178,17 +196,18 @@ def quiz_html(source, namespace, at, n, filename="<quiz>"):
                                  f"one of its options {quiz.options}")
     else:
         raise DirectiveError(f"{at}: a quiz is number(...) or choice(...), not {source!r}")
-    return _html(quiz, f"quiz-{n}")
+    return _html(quiz, name)
 
 
-def notebook_quizzes(namespace, text, path, line, first):
+def notebook_quizzes(namespace, text, path, line):
     """For a notebook's hidden quiz cell: the quizzes of one Markdown cell, evaluated through
     QuizParser, the same Sybil directive as a page's, in the kernel's namespace; printed as
     JSON, [[start, end, html], ...] in the order of the cell's `text` (positions in it).
 
     path, line: the notebook's file and the line of the cell's first line (errors name
-    "path:line" of the quiz); first: the page's number of the cell's first quiz (ids must be
-    unique on the page). Raises DirectiveError as on a page.
+    "path:line" of the quiz). Raises DirectiveError as on a page. A quiz the same as one in
+    another cell is refused by
+    scripts.notebooks.training_notebook.quiz_ids, which the build's progress totals call.
     """
     from pathlib import Path
 
@@ -200,7 +219,6 @@ def notebook_quizzes(namespace, text, path, line, first):
     document = Document(offset + text, str(path))
     document.namespace = namespace
     collector = Collector(Path(path).name)
-    collector.count[QuizParser.kind] = first - 1
     regions = list(QuizParser(collector)(document))
     for region in regions:
         document.add(region)

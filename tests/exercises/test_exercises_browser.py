@@ -118,7 +118,7 @@ def test_a_passed_exercise_counts_in_the_chapters_progress(chapter, site):
     """Issue 16: nothing said how far a reader had got. The solution above passed every test:
     the chapter's progress (under its title, and in the navigation) counts it."""
     totals = json.loads((site / "progress.json").read_text(encoding="utf-8"))["pages"]["04-engine/"]
-    total = totals["quizzes"] + len(totals["exercises"])
+    total = len(totals["quizzes"]) + len(totals["exercises"])
     page = chapter.page
     page.wait_for_function("() => document.querySelector('.bv-progress')")
     text = page.locator(".bv-progress__text").inner_text()

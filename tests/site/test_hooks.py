@@ -14,16 +14,20 @@ from mkdocs.exceptions import Abort
 from scripts import ROOT
 from scripts.build import page_runs
 from scripts.build.site_build import SiteBuild
+from scripts.pages.quizzes import quiz_id
 
 HOOKS = ["pages.py", "python_runtime.py"]  # the runs' two readers: the pages, progress.json
+
+
+QUIZZES = ["number(x, answer=2)", "number(x + 1, answer=3)"]
 
 
 def tiny_site(folder, page, quizzes):
     """mkdocs.yml of a site in `folder` whose one chapter, docs/`page`, has `quizzes` quizzes."""
     docs = folder / "docs"
     docs.mkdir(parents=True)
-    quiz = '!!! question "Check"\n    <!-- quiz: number(x, answer=2) -->\n\n'
-    (docs / page).write_text(f"# A chapter\n\n```python\n>>> x = 2\n```\n\n{quiz * quizzes}", encoding="utf-8")
+    asked = "".join(f'!!! question "Check"\n    <!-- quiz: {quiz} -->\n\n' for quiz in QUIZZES[:quizzes])
+    (docs / page).write_text(f"# A chapter\n\n```python\n>>> x = 2\n```\n\n{asked}", encoding="utf-8")
     config = folder / "mkdocs.yml"
     config.write_text(json.dumps({  # YAML is a superset of JSON
         "site_name": "tiny", "site_url": "http://127.0.0.1:8000/", "docs_dir": str(docs),
@@ -51,7 +55,8 @@ def test_two_builds_in_one_process_each_run_their_own_pages_once(tmp_path, monke
         chapter = name.removesuffix(".md")
         assert calls[-1] == [name] and len(calls) == quizzes, calls
         progress = json.loads((site / "progress.json").read_text(encoding="utf-8"))
-        assert progress == {"pages": {f"{chapter}/": {"quizzes": quizzes, "exercises": []}}}
+        ids = [quiz_id(quiz) for quiz in QUIZZES[:quizzes]]
+        assert progress == {"pages": {f"{chapter}/": {"quizzes": ids, "exercises": []}}}
         html = (site / chapter / "index.html").read_text(encoding="utf-8")
         assert html.count('class="bv-quiz" ') == quizzes and 'class="bv-python"' in html
 

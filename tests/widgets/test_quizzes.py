@@ -9,6 +9,7 @@ import pytest
 
 from scripts import ROOT
 from scripts.build.page_build import run
+from scripts.pages.quizzes import quiz_id
 
 
 def page(tmp_path, text):
@@ -48,8 +49,9 @@ def test_a_box_is_called_your_answer_or_what_the_page_names_it(tmp_path):
                                 '<!-- quiz: number(x, answer=2, label="The <first> leaf") -->\n\n'
                                 '<!-- quiz: choice("a", options=["a", "b"], label="Backward passes") -->\n'))
     plain, named, picked = (output.markdown for output in result.outputs)
-    assert '<label class="bv-quiz__label" for="quiz-1">Your answer</label>' in plain
-    assert '<label class="bv-quiz__label" for="quiz-2">The &lt;first&gt; leaf</label>' in named
+    first, second = quiz_id("number(y, answer=10)"), quiz_id('number(x, answer=2, label="The <first> leaf")')
+    assert f'<label class="bv-quiz__label" for="{first}">Your answer</label>' in plain
+    assert f'<label class="bv-quiz__label" for="{second}">The &lt;first&gt; leaf</label>' in named
     assert "<legend>Backward passes</legend>" in picked
 
 
@@ -75,7 +77,8 @@ def test_a_choice_quiz_keys_the_index_of_the_right_option_and_renders_math(tmp_p
     result = run(page(tmp_path, "<!-- quiz: choice(f'{y:g}', options=['5', '10', '$y^2$']) -->\n"))
     html = result.outputs[0].markdown
     assert 'data-quiz="choice" data-key="1"' in html
-    assert len(re.findall(r'type="radio" name="quiz-1"', html)) == 3
+    name = quiz_id("choice(f'{y:g}', options=['5', '10', '$y^2$'])")
+    assert len(re.findall(f'type="radio" name="{name}"', html)) == 3
     assert '<span class="arithmatex">\\(y^2\\)</span>' in html  # KaTeX fills it in the built page
 
 
@@ -118,3 +121,26 @@ def test_a_number_quiz_asks_for_a_text_keyboard_that_has_a_minus(tmp_path):
     """iOS's keypad for inputmode=decimal has no minus key, and many answers are negative."""
     (quiz,) = run(page(tmp_path, "<!-- quiz: number(-y, answer=-10) -->\n")).outputs
     assert 'inputmode="text"' in quiz.markdown and "decimal" not in quiz.markdown
+
+
+def test_a_quiz_is_named_by_what_it_asks_not_by_its_place(tmp_path):
+    """An audit of issue 27, item 4: a quiz was quiz-N, N its place on the page, and the reader's
+    kept answer was keyed by it. A quiz put above it gave its answer to another question. Now the
+    same quiz has the same id wherever it sits, and a changed one a new id."""
+    first, second = "number(y, answer=10)", "number(x, answer=2)"
+    before = run(page(tmp_path, f"<!-- quiz: {first} -->\n\n<!-- quiz: {second} -->\n"))
+    after = run(page(tmp_path, f"<!-- quiz: number(y + 1, answer=11) -->\n\n<!-- quiz: {first} -->\n\n"
+                               f"<!-- quiz: {second} -->\n"))
+    ids = [re.search(r'id="(quiz-[0-9a-f]{10})-box"', q.markdown)[1] for q in before.outputs]
+    moved = [re.search(r'id="(quiz-[0-9a-f]{10})-box"', q.markdown)[1] for q in after.outputs]
+    assert ids == [quiz_id(first), quiz_id(second)] == moved[1:]
+    assert moved[0] not in ids
+    assert quiz_id("number(y,  answer=10)") == quiz_id(first) != quiz_id("number(y, answer=10.0)")
+
+
+def test_the_same_quiz_twice_on_a_page_fails_the_page_at_its_line(tmp_path):
+    path = page(tmp_path, "<!-- quiz: number(y, answer=10) -->\n\n<!-- quiz: number(y, answer=10) -->\n")
+    result = subprocess.run([sys.executable, "-m", "scripts.build.page_build", str(path), "page.md"],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 1, result.stdout
+    assert f"{path}:8: this quiz is the same as one above it on the page" in result.stderr, result.stderr

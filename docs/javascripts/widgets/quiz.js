@@ -28,7 +28,7 @@ function explanation(box) {
 
 export function init(box) {
   const feedback = box.querySelector(".bv-quiz__feedback");
-  const id = box.id.replace(/-box$/, ""); // quiz-N: the page numbers its quizzes
+  const id = box.id.replace(/-box$/, ""); // quiz-<hash of the quiz>: its answer is its own
   const mistakes = JSON.parse(box.dataset.mistakes ?? "[]");
   const input = box.querySelector("input.bv-quiz__input");
   let restoring = false; // a kept answer: said so, not recorded again
