@@ -249,3 +249,22 @@ def test_the_pages_own_code_never_runs_in_a_python_where_the_readers_code_change
     assert re.search(rf"\. Python started in {SECONDS}\. ", progress), progress
     progress, _, _ = run_block(page, second["n"])  # that Python is the page's: no restart
     assert not progress.startswith("Python started"), progress
+
+
+def test_hidden_setup_blocks_that_did_not_run_are_counted_and_not_said_to_do_so_either(page):
+    """A read-only audit at stop 40: " A hidden setup block did not run either." followed
+    "Blocks 1 to 2 ran" (nothing else had failed to run), and said "a block" of two. No page has
+    such a block today, so the line is built from results as python.js gives them."""
+    open_chapter(page, "04-engine")
+    said = page.evaluate("""async () => {
+        const { ranLine } = await import('/javascripts/run/run-output.js');
+        const state = { n: 2, page: { blocks: [{ index: 1, n: 1 }, { index: 3, n: 2 }] } };
+        const hidden = (index) => ({ index, hidden: true, kind: "code", status: "skipped" });
+        const shown = (index, status) => ({ index, hidden: false, kind: "code", status });
+        return [ranLine(state, [hidden(0), shown(1, "ok"), shown(3, "ok")], 50),
+                ranLine(state, [hidden(0), hidden(2), shown(1, "ok"), shown(3, "ok")], 50),
+                ranLine(state, [hidden(0), shown(1, "ok"), shown(3, "skipped")], 50)];
+    }""")
+    assert said == ["Blocks 1 to 2 ran in 0.05 s. A hidden setup block did not run.",
+                    "Blocks 1 to 2 ran in 0.05 s. 2 hidden setup blocks did not run.",
+                    "Block 1 ran in 0.05 s; block 2 did not run. A hidden setup block did not run either."]

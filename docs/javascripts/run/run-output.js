@@ -122,14 +122,17 @@ function blocks(ns) {
  * skips a block or the browser lacks what it needs, "Blocks 1, 2 and 4 ran in 0.05 s; block 3
  * did not run." A block that did not run is never counted as run.
  */
-function ranLine(state, results, ms) {
+export function ranLine(state, results, ms) {
   const number = (r) => state.page.blocks.find((b) => b.index === r.index)?.n;
   const shown = results.filter((r) => !r.hidden && number(r) != null);
   const ran = shown.filter((r) => !didNotRun(r) && !ranInPart(r)).map(number);
   const not = shown.filter(didNotRun).map(number);
   const part = shown.filter(ranInPart).map(number);
-  const hidden = results.some((r) => r.hidden && r.kind !== "clear-namespace" && didNotRun(r))
-    ? " A hidden setup block did not run either." : "";
+  // Counted, and "either" only beside a shown block that did not run (an audit: "did not run
+  // either" after "Blocks 1 to 4 ran", and "a block" for two).
+  const unrun = results.filter((r) => r.hidden && r.kind !== "clear-namespace" && didNotRun(r)).length;
+  const hidden = !unrun ? "" : ` ${unrun === 1 ? "A hidden setup block" : `${unrun} hidden setup blocks`} ` +
+    `did not run${not.length ? " either" : ""}.`;
   const time = seconds(ms);
   if (!not.length && !part.length) {
     return (state.n === 1 ? "This block" : `Blocks 1 to ${state.n}`) + ` ran in ${time}.` + hidden;
