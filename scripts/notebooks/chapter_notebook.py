@@ -24,6 +24,7 @@ from sybil.parsers.markdown import SkipParser
 
 from scripts import ROOT
 from scripts.pages.examples import BLOCK_TITLE, python_blocks
+from scripts.reader.reader_code import is_doctest
 
 KERNELSPEC = {"name": "python3", "display_name": "Python 3", "language": "python"}
 
@@ -381,7 +382,7 @@ def _code_cells(source, hidden, first_alone=False):
         return [new_markdown_cell(_listing(("code", source)))]
     if hidden:
         return [new_code_cell("# setup that the page runs without showing it\n" + source.rstrip())]
-    if not source.lstrip().startswith(">>>"):
+    if not is_doctest(source):
         return [new_code_cell(source.rstrip())]
     cells, group = [], []
     for example in doctest.DocTestParser().get_examples(source):

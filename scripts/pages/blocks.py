@@ -56,6 +56,7 @@ from scripts.pages.directives import relative
 from scripts.pages.examples import python_blocks
 from scripts.pages.figures import FigureParser
 from scripts.pages.number_sources import ANCHOR_PREFIX
+from scripts.reader.reader_code import is_doctest
 
 # The pages that get Run on every Python block, by file name: the chapters whose code runs in
 # the reader's Python (the standard library and micrograd). Their blocks that need what the
@@ -119,7 +120,7 @@ def export(document, outcomes):
         skipped = [i for i, r in enumerate(inside) if r.start not in outcomes.ran]
         entries.append({
             "line": _line(document, block.start),
-            "kind": "doctest" if source.startswith(">>>") else "code",
+            "kind": "doctest" if is_doctest(source) else "code",
             "hidden": "directive" in block.lexemes,
             "source": source,
             "skip": {"reason": next((outcomes.skip_reason(inside[i].start) for i in skipped

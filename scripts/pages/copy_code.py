@@ -23,17 +23,14 @@ import html
 
 from pymdownx.superfences import highlight_validator
 
+from scripts.reader.reader_code import is_doctest
+
 # The info strings of the fences scripts/pages/examples.py runs (its PYTHON_INFO), each one a
 # SuperFences custom fence; docs/javascripts/run/run-blocks.js finds the same four.
 LANGUAGES = ("python", "python3", "py", "pycon")
 
 _PARSER = doctest.DocTestParser()
 
-
-def is_doctest(source):
-    """True if a block's source (str) is a doctest block: it starts with `>>>`, as
-    scripts/pages/blocks.py and Sybil's PythonDocTestOrCodeBlockParser decide."""
-    return source.startswith(">>>")
 
 
 def doctest_code(source):

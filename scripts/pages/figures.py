@@ -31,6 +31,7 @@ from sybil import Region
 from scripts import ROOT
 from scripts.pages.directives import Directive, DirectiveError, Output, where
 from scripts.pages.examples import python_fences
+from scripts.reader.reader_code import is_doctest
 
 FIGURE_CACHE = ROOT / ".cache" / "figures"
 PHONE_COLUMN = 358  # CSS px of the text column on a 390 px phone (Material pads 16 px a side)
@@ -165,7 +166,7 @@ def _last_expression(source, at):
     the figure's comment). Raises DirectiveError, naming the page and line, for a doctest block,
     a block that does not parse (an audit: ast's bare SyntaxError named neither), or one that
     does not end in an expression."""
-    if str(source).lstrip().startswith(">>>"):
+    if is_doctest(str(source)):
         raise DirectiveError(f"{at}: a figure must follow a code block that ends in an expression, "
                              "not a doctest")
     try:
@@ -180,7 +181,7 @@ def _last_expression(source, at):
 
 def _ends_in_draw_dot(source):
     text = str(source)
-    if text.lstrip().startswith(">>>"):
+    if is_doctest(text):
         return False
     try:
         tree = ast.parse(text)

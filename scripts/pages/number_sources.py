@@ -84,6 +84,7 @@ from sybil import Document
 
 from scripts.pages.examples import PYTHON_INFO, python_blocks
 from scripts.pages.prose import exempt_phrases, matches, numbers, page_numbers
+from scripts.reader.reader_code import is_doctest
 
 
 class NumberSourceError(ValueError):
@@ -521,7 +522,7 @@ def _shown(text, where, printed_at, figures):
         if block is not None:
             visible.append((block, line))
         source = str(region.lexemes["source"])
-        if source.lstrip().startswith(">>>"):
+        if is_doctest(source):
             for example in doctest.DocTestParser().get_examples(source):
                 code = example.source.rstrip("\n")
                 shown += _lines("printed", block, line, code, example.want)

@@ -25,6 +25,7 @@ from markdown_it import MarkdownIt
 from pymdownx import arithmatex
 
 from scripts.pages.examples import material_blocks
+from scripts.reader.reader_code import is_doctest
 
 # Numbers in prose that are not results, so no code has to compute them, and the site shows
 # them as plain text. On every page: a reference to a chapter ("chapter 4", "Chapters 1 to 5",
@@ -394,7 +395,7 @@ def known_numbers(document_text, outputs, svgs):
     """
     texts = [outputs]
     for source in _code_blocks(document_text):
-        if source.lstrip().startswith(">>>"):
+        if is_doctest(source):
             examples = doctest.DocTestParser().get_examples(source)
             texts += [e.want for e in examples]
             texts += [_asserted(e.source) for e in examples]

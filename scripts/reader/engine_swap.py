@@ -64,7 +64,7 @@ import micrograd.gradcheck
 import micrograd.nn
 import micrograd.trace
 from micrograd.formatting import for_json, shown
-from scripts.reader.reader_code import clip, describe, text_of
+from scripts.reader.reader_code import clip, describe, is_doctest, text_of
 
 try:  # draw_dot needs the graphviz package; import it now so its names are patched too
     import micrograd.draw
@@ -241,7 +241,7 @@ _ORIGINAL = {(m.__name__, n): getattr(m, n) for m in (micrograd.engine, microgra
 
 def _code_of(code):
     """The Python of a block: a `>>>` block's examples joined, else the text itself."""
-    if code.lstrip().startswith(">>>"):
+    if is_doctest(code):
         try:
             return "".join(e.source for e in doctest.DocTestParser().get_examples(code))
         except ValueError:

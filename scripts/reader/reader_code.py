@@ -4,7 +4,8 @@ invisible controls made visible, its computation graphs taken apart before they 
 input() that says why it cannot work, and an error described even when it has no message.
 
 Used by scripts/reader/run_blocks.py (Run on a chapter's blocks) and
-scripts/reader/exercise_runner.py (an exercise's Run). Stdlib only.
+scripts/reader/exercise_runner.py (an exercise's Run); is_doctest by every part that reads a
+block. Stdlib only.
 """
 
 import builtins
@@ -23,6 +24,15 @@ PAGE_MODULES = {"builtins", "__test__"}  # the __module__ of classes that page c
 # U+202E makes "txt.exe" read "exe.txt") and the zero-width ones (U+200B-U+200D, U+2060,
 # U+FEFF). Shown as <U+202E>, as code-review tools show them, so printed text reads as printed.
 CONTROLS = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
+
+
+def is_doctest(source):
+    """True if a code block's text (str) runs as a doctest: it starts with `>>>`, its very first
+    characters, as Sybil's PythonCodeBlockParser decides; any other text runs as Python code.
+    The build, the notebooks, the Run in the browser and the page's copy all ask this one
+    function, so none can read a block as the other kind (a block whose first line is blank or
+    indented is code, and fails as code)."""
+    return source.startswith(">>>")
 
 
 def visible(text):

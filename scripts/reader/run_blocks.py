@@ -44,7 +44,14 @@ import time
 import traceback
 
 from scripts.reader.engine_swap import applies_in_order, installed, load, same_output
-from scripts.reader.reader_code import clip, describe, exception_only, no_input, take_graphs_apart
+from scripts.reader.reader_code import (
+    clip,
+    describe,
+    exception_only,
+    is_doctest,
+    no_input,
+    take_graphs_apart,
+)
 
 _TRAILING_WHITESPACE = re.compile(r"[ \t]+$", re.MULTILINE)
 # doctest compiles example k of a test named N as "<doctest N[k]>"; each example here is a test
@@ -166,7 +173,7 @@ def _run_block(block, index, edited, namespace, name, numbers=False):
         reason = reason or decided
     filename = f"<{name}>"
     linecache.cache[filename] = (len(text), None, text.splitlines(keepends=True), filename)
-    if text.startswith(">>>"):  # as Sybil decides: the block's first characters
+    if is_doctest(text):  # as Sybil decides: the block's first characters
         fields = _run_doctest(text, namespace, name, skipped, numbers, page_text=block["source"])
     elif 0 in skipped:
         fields = {"status": "skipped"}
@@ -177,7 +184,7 @@ def _run_block(block, index, edited, namespace, name, numbers=False):
     # How the text ran: an edit that no longer starts with `>>>` ran as code, one that now does as
     # a doctest (a doctest edited to code showed "every result is the one the page shows" over
     # nothing, its SyntaxError unshown; a new reader's audit)
-    fields["kind"] = "doctest" if text.startswith(">>>") else "code"
+    fields["kind"] = "doctest" if is_doctest(text) else "code"
     fields["seconds"] = round(time.perf_counter() - start, 4)
     return _result(block, index, name, text, **fields)
 

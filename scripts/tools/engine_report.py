@@ -13,6 +13,7 @@ from sybil import Document
 
 from scripts.pages.blocks import _line
 from scripts.pages.examples import python_blocks
+from scripts.reader.reader_code import is_doctest
 from scripts.reader.your_engine import diagnose_blocks
 
 HEADER = ("chapter", "passed", "failed", "not applicable", "skipped")
@@ -23,8 +24,8 @@ def page_blocks(path):
     build records: every block runs, as far as a diagnosis needs."""
     text = Path(path).read_text(encoding="utf-8")
     document = Document(text, str(path))
-    return [{"line": _line(document, block.start), "kind": "doctest" if str(block.lexemes["source"])
-             .startswith(">>>") else "code", "hidden": "directive" in block.lexemes,
+    return [{"line": _line(document, block.start), "kind": "doctest" if is_doctest(str(block.lexemes["source"]))
+             else "code", "hidden": "directive" in block.lexemes,
              "source": str(block.lexemes["source"]), "skip": None, "when": None, "figure": False}
             for block in python_blocks(document)]
 

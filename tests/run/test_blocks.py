@@ -525,3 +525,20 @@ def test_the_runner_is_stdlib_only():
         outside = {name for name in imported if name.split(".")[0] not in sys.stdlib_module_names
                    and name not in in_zip and name.split(".")[0] != "micrograd"}
         assert not outside, f"{module} imports {outside}, which Python in the browser does not have"
+
+
+def test_every_reader_of_a_block_calls_it_a_doctest_exactly_when_sybil_does():
+    """The build, the notebooks, Run and the copy button read a block's kind through one function,
+    is_doctest. Six of them had their own test, five with lstrip(): a block whose first line is
+    blank or indented, which Sybil runs as code, they read as a doctest."""
+    from scripts.pages.examples import PythonFenceParser
+    from scripts.reader.reader_code import is_doctest
+
+    fences = [">>> 1 + 1\n2\n", "\n>>> 1 + 1\n2\n", "  >>> 1 + 1\n2\n", "x = 1\n>>> x\n"]
+    document = Document("".join(f"```python\n{fence}```\n\n" for fence in fences), "page.md")
+    # one region per block here: each doctest block holds one example
+    sybil = [type(r.evaluator).__name__ == "DocTestEvaluator" for r in PythonFenceParser()(document)]
+    ours = [is_doctest(str(b.lexemes["source"])) for b in python_blocks(document)]
+    assert ours == sybil == [True, False, False, False]
+    assert not any("lstrip().startswith(\">>>\")" in path.read_text(encoding="utf-8")
+                   for path in (ROOT / "scripts").rglob("*.py")), "one decision, in reader_code.is_doctest"

@@ -20,6 +20,7 @@ from sybil import Document
 from scripts import ROOT
 from scripts.pages import blocks, copy_code
 from scripts.pages.copy_code import doctest_code
+from scripts.reader.reader_code import is_doctest
 from tests.helpers import COPY_BUTTON, MOUNT_BLOCK
 
 DOCS = ROOT / "docs"
@@ -132,7 +133,7 @@ def test_a_page_renders_as_before_with_data_copy_on_each_doctest_block(page, mkd
     assert render(mkdocs_config, text, copy_code.custom_fences()) == before
     document = Document(text, str(page))
     doctests = [str(r.lexemes["source"]) for r in blocks.python_blocks(document)
-                if "directive" not in r.lexemes and copy_code.is_doctest(str(r.lexemes["source"]))]
+                if "directive" not in r.lexemes and is_doctest(str(r.lexemes["source"]))]
     assert CopyAttributes(with_copy).values == [doctest_code(source) for source in doctests]
 
 
