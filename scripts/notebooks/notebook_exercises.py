@@ -51,14 +51,10 @@ def feedback(report):
     code ended in an error), the note on blanks left, one line per test ("passed  NAME" or
     "failed  NAME: MESSAGE") and what the code printed.
     report: a scripts.reader.exercise_runner.Report."""
-    results = report.results
-    passed = sum(r.passed for r in results)
-    everything = bool(results) and passed == len(results)
-    lines = ["No test ran: your code has to run without an error first." if not report.tests_ran
-             else f"All {len(results)} tests passed." if everything else f"{passed} of {len(results)} tests passed."]
+    lines = [report.summary]
     if report.note:
         lines.append(report.note)
-    for result in results:
+    for result in report.results:
         lines.append(f"  passed  {result.name}" if result.passed
                      else f"  failed  {result.name}: {result.message}")
     if report.output:

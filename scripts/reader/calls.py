@@ -58,7 +58,7 @@ def _diagnose(blocks, upto, edits, source):
 
 
 def _run_exercise(exercise, code):
-    """An exercise's tests on the reader's code: {results, output, note, tests_ran}."""
+    """An exercise's tests on the reader's code: {results, output, note, tests_ran, code_ran, summary}."""
     return run_dict(exercise, code)
 
 

@@ -33,16 +33,27 @@ class Result:
 class Report:
     """Everything one Run shows: the results, the reader's print() output, a note, and whether
     the exercise's tests ran (False when the reader's code did not run through: its one result
-    is then "your code runs", which is not one of the tests)."""
+    is then "your code runs", which is not one of the tests) and the reader's code ran at all
+    (False when it did not compile: a syntax error, and nothing of it ran)."""
 
     results: list
     output: str = ""
     note: str = ""  # e.g. blanks still to fill in
     tests_ran: bool = True
+    code_ran: bool = True
 
     @property
     def passed(self):
         return bool(self.results) and all(r.passed for r in self.results)
+
+    @property
+    def summary(self):
+        """The Run's first line, on the page (exercise.js) and in a notebook (notebook_exercises):
+        "All 6 tests passed.", "2 of 6 tests passed.", or that no test ran."""
+        if not self.tests_ran:
+            return "No test ran: your code has to run without an error first."
+        passed = sum(r.passed for r in self.results)
+        return f"All {passed} tests passed." if self.passed else f"{passed} of {len(self.results)} tests passed."
 
 
 class ReaderNames:
@@ -77,7 +88,8 @@ def run(exercise, code):
         text = (error.text or "").strip()
         return Report([Result("your code runs", False,
                               clip(f"{type(error).__name__} on {where}: {error.msg}"
-                                   + (f"\n    {text}" if text else ""), "message"))], note=note, tests_ran=False)
+                                   + (f"\n    {text}" if text else ""), "message"))], note=note, tests_ran=False,
+                      code_ran=False)
     namespace = {"__name__": "exercise"}
     with contextlib.redirect_stdout(output), no_input():
         try:
@@ -94,10 +106,11 @@ def run(exercise, code):
 
 def run_dict(name, code):
     """run(name, code) as the page reads it (scripts/reader/calls.py: run_exercise): {"results": [{name,
-    passed, message}], "output", "note", "tests_ran"}."""
+    passed, message}], "output", "note", "tests_ran", "code_ran", "summary"}."""
     report = run(name, code)
     return {"results": [dataclasses.asdict(r) for r in report.results], "output": report.output,
-            "note": report.note, "tests_ran": report.tests_ran}
+            "note": report.note, "tests_ran": report.tests_ran, "code_ran": report.code_ran,
+            "summary": report.summary}
 
 
 def _tests(exercise):

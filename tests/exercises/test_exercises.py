@@ -168,6 +168,7 @@ def test_a_syntax_error_is_one_failed_result_with_its_line():
     assert [(r.name, r.passed) for r in report.results] == [("your code runs", False)]
     assert report.results[0].message.startswith("SyntaxError on line 2 of your code")
     assert not report.tests_ran and exercise_runner.run("local_add_mul", "1 / 0\n").tests_ran is False
+    assert not report.code_ran and exercise_runner.run("local_add_mul", "1 / 0\n").code_ran is True
 
 
 def test_an_exception_names_the_line_of_the_readers_code():
@@ -214,7 +215,8 @@ def test_print_output_is_captured_not_printed(capsys):
 def test_the_page_calls_run_exercise_with_json_and_reads_json():
     args = {"exercise": "chain_rule", "code": exercise_format.load("chain_rule").solution}
     data = json.loads(calls.call_json("run_exercise", json.dumps(args)))["value"]
-    assert set(data) == {"results", "output", "note", "tests_ran"} and data["tests_ran"] is True
+    assert set(data) == {"results", "output", "note", "tests_ran", "code_ran", "summary"}
+    assert data["tests_ran"] is True and data["code_ran"] is True
     assert data["results"] and all(set(r) == {"name", "passed", "message"} and r["passed"] for r in data["results"])
 
 

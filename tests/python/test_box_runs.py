@@ -135,6 +135,11 @@ def test_a_huge_error_in_an_exercise_is_clipped_and_the_page_says_so(engine):
     assert re.search(r"(^|; )[Yy]our code ended in an error after [0-9.]+ s, before the tests\.$", status), status
     assert text.rstrip().endswith(CUT) and len(text) < 10_600, len(text)
     assert answers(page)
+    # A third read-only audit: code that does not compile "ended in an error after 0.01 s": none of it ran.
+    set_code(page, "zero_grad", "def zero_grad(:\n")
+    summary, text, status = run_exercise(page, "zero_grad")
+    assert summary == "No test ran: your code has to run without an error first."
+    assert re.search(r"(^|; )[Yy]our code could not be read \(a syntax error\), so none of it ran\.$", status), status
     set_code(page, "zero_grad", exercise_format.load("zero_grad").starter)
 
 

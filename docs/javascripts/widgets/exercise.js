@@ -202,8 +202,10 @@ function show(state, result, code = null) {
   const passed = results.filter((r) => r.passed).length;
   // python.js's seconds(), written here: this module loads before python.js, on the page's first sight of an exercise
   const seconds = (ms) => `${(ms / 1000).toFixed(ms < 1000 ? 2 : 1)} s`;
+  // a syntax error: none of the reader's code ran (a third read-only audit: "ended in an error after 0.01 s")
   const took = testsRan ? `the tests ran in ${seconds(result.runMs)}`
-    : `your code ended in an error after ${seconds(result.runMs)}, before the tests`;
+    : result.report.code_ran === false ? "your code could not be read (a syntax error), so none of it ran"
+      : `your code ended in an error after ${seconds(result.runMs)}, before the tests`;
   status.textContent = restarted + (result.started ? `${result.started}; ${took}.`
     : `${took[0].toUpperCase()}${took.slice(1)}.`);
   const all = testsRan && passed === results.length;
@@ -212,8 +214,7 @@ function show(state, result, code = null) {
       { detail: { kind: "exercise", id: state.name, passed: true, code } })); // the reader's claim: see the top
   }
   report.append(element("p", { class: `exercise-summary ${all ? "exercise-pass" : "exercise-fail"}`,
-    text: !testsRan ? "No test ran: your code has to run without an error first."
-      : all ? `All ${results.length} tests passed.` : `${passed} of ${results.length} tests passed.` }));
+    text: result.report.summary })); // exercise_runner.Report.summary: a notebook says the same
   if (note) report.append(element("p", { class: "exercise-note", text: note }));
   const list = element("ul", { class: "exercise-results" });
   for (const r of results) {
