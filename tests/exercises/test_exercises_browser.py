@@ -141,7 +141,7 @@ def test_the_first_runs_progress_counts_the_bytes_the_browser_fetched(chapter, s
     measured["first run: progress lines"] = lines
     assert counted and all(total == float(f"{runtime / 1e6:.1f}") for _, total in counted), lines
     assert [loaded for loaded, _ in counted] == sorted(loaded for loaded, _ in counted), lines
-    assert "Starting Python (compiling the interpreter takes a few seconds, once)…" in lines, \
+    assert "Starting Python (compiling the interpreter takes a few seconds)…" in lines, \
         "every byte counted: the line moves on to the start"
 
 

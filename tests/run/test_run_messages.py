@@ -218,8 +218,14 @@ def test_stop_while_python_loads_says_it_was_loading_not_that_python_was_shut_do
     page.wait_for_function(f"() => !{RUN}.blocks[0].running")
     assert page.evaluate(f"() => {RUN}.blocks[0].output.textContent") == \
         "Stopped while Python was still loading: nothing of it ran. The next Run starts loading it again."
+    page.evaluate(f"""() => {{ const p = {RUN}.blocks[0].progress; window.lines = [];
+        new MutationObserver(() => window.lines.push(p.textContent)).observe(p, {{ childList: true,
+            characterData: true, subtree: true }}); }}""")
     progress, output, _ = run_block(page, 1)  # and it does
     assert progress.startswith("Python started in ") and "Stopped" not in output, (progress, output)
+    # A third read-only audit: the second Python said "first Run only" and "takes a few seconds, once".
+    lines = page.evaluate("window.lines")
+    assert "Loading Python again…" in lines and not any("first Run" in x or "once" in x for x in lines), lines
     page.close()
 
 

@@ -42,7 +42,7 @@
 
 /**
  * Where the page's Python is (python.js: pageRuntime()).
- * @typedef {{runtimeURL: string, pythonURL: string, runtimeBytes: number}} Runtime
+ * @typedef {{runtimeURL: string, pythonURL: string, runtimeBytes: number, again?: boolean}} Runtime
  */
 
 /**

@@ -68,9 +68,9 @@ self.addEventListener("message", ({ data, ports }) => {
  * Start Python for Runs to come, running none: python.js keeps a worker so for an exercise.
  * @param {import("./calls.js").Load} request
  */
-async function load({ runtimeURL, pythonURL, runtimeBytes }) {
+async function load({ runtimeURL, pythonURL, runtimeBytes, again }) {
   try {
-    ready ??= start(runtimeURL, pythonURL, runtimeBytes);
+    ready ??= start(runtimeURL, pythonURL, runtimeBytes, again);
     await ready;
     post({ type: "loaded" });
   } catch {
@@ -83,7 +83,7 @@ async function load({ runtimeURL, pythonURL, runtimeBytes }) {
  * (Resource Timing: their sizes as received, after any decompression), of the runtime's
  * total the page knows from the build (data-runtime-bytes). Returns a function that stops.
  */
-function watchDownloads(runtimeURL, total) {
+function watchDownloads(runtimeURL, total, again) {
   if (!total || typeof PerformanceObserver === "undefined") return () => {};
   let loaded = 0;
   const count = (entries) => {
@@ -93,8 +93,9 @@ function watchDownloads(runtimeURL, total) {
     }
     if (loaded === before) return;
     progress(loaded < total
-      ? `Downloading Python (first Run only): ${megabytes(loaded)} of ${megabytes(total)} MB`
-      : "Starting Python (compiling the interpreter takes a few seconds, once)…");
+      ? `${again ? "Loading Python again" : "Downloading Python (first Run only)"}: ${megabytes(loaded)} of ` +
+        `${megabytes(total)} MB`
+      : "Starting Python (compiling the interpreter takes a few seconds)…");
   };
   const observer = new PerformanceObserver((list) => count(list.getEntries()));
   observer.observe({ type: "resource", buffered: true });
@@ -104,9 +105,12 @@ function watchDownloads(runtimeURL, total) {
   };
 }
 
-async function start(runtimeURL, pythonURL, runtimeBytes) {
-  progress(`Loading Python (first Run only: ${megabytes(runtimeBytes || 13.4e6)} MB, less when compressed)…`);
-  const stop = watchDownloads(runtimeURL, runtimeBytes);
+// again: not the page's first Python (python.js: an exercise's, or one after a Stop), which loads and
+// compiles again; "first Run only" and "once" were said of it too (a third read-only audit).
+async function start(runtimeURL, pythonURL, runtimeBytes, again) {
+  progress(again ? "Loading Python again…"
+    : `Loading Python (first Run only: ${megabytes(runtimeBytes || 13.4e6)} MB, less when compressed)…`);
+  const stop = watchDownloads(runtimeURL, runtimeBytes, again);
   try {
     const { loadPyodide } = await import(new URL("pyodide.mjs", runtimeURL).href);
     const pyodide = await loadPyodide({
@@ -144,7 +148,7 @@ async function run(data) {
   const t0 = performance.now();
   let python;
   try {
-    ready ??= start(data.runtimeURL, data.pythonURL, data.runtimeBytes);
+    ready ??= start(data.runtimeURL, data.pythonURL, data.runtimeBytes, data.again);
     python = await ready;
   } catch (error) {
     post({ type: "error", id, fatal: true, message: `Python could not start: ${error.message ?? error}` });

@@ -194,11 +194,13 @@ function readerParts({ fn, args }) {
 const TAINTED = "Python started afresh: the one before had been given code of yours (an edit, an exercise " +
   "or another engine), and what that code changed there could change this Run.";
 
+let spawned = 0; // workers started on this page: each after the first loads Python again
 function spawn() {
   const worker = new Worker(new URL("./python-worker.js", import.meta.url), { type: "module", name: "python" });
   const { port1, port2 } = new MessageChannel();
   worker.postMessage({ type: "connect" }, [port2]);
-  return { worker, port: port1, loaded: false, ended: false, ran: new Set(), created: performance.now() };
+  return { worker, port: port1, loaded: false, ended: false, ran: new Set(), created: performance.now(),
+    again: ++spawned > 1 };
 }
 
 /** End a worker: terminate it and close its port. */
@@ -215,7 +217,7 @@ function startSpare(runtime) {
   spare = spawn();
   const mine = spare;
   mine.port.onmessage = ({ data }) => { if (data?.type === "loaded") mine.loaded = true; };
-  mine.port.postMessage({ type: "load", ...runtime });
+  mine.port.postMessage({ type: "load", ...runtime, again: mine.again });
 }
 
 /**
@@ -375,7 +377,7 @@ function runOnce(request, options) {
         resolve(runOnce(request, { ...options, restarted: HELD }));
       }, HELD_MS);
     }
-    port.postMessage({ ...request, id, runtimeURL, pythonURL, runtimeBytes });
+    port.postMessage({ ...request, id, runtimeURL, pythonURL, runtimeBytes, again: current.again });
   });
 }
 
