@@ -22,6 +22,7 @@
 //
 // A "bv-engine" event on document tells the page's widgets the choice changed.
 
+import { done } from "./progress.js";
 import { element, loadStylesheet, onEveryPage } from "./shared/dom.js";
 
 const here = import.meta.url;
@@ -32,7 +33,14 @@ const EXERCISE = "bv-exercise:whole_engine:"; // exercise.js's key for the whole
 const CHAPTER = "04-engine/"; // where progress.js records the whole engine's pass
 const CHECK_TIMEOUT_MS = 20000;
 
+// What this browser would not store (storage full or off), kept for as long as this module lives
+// (across instant navigation): the choice, the code that passed and a verdict hold for the visit
+// (a third read-only audit: with storage refused, the switch said "You have no engine yet" right
+// after the whole-engine exercise passed).
+const unstored = new Map();
+
 function read(key) {
+  if (unstored.has(key)) return unstored.get(key);
   try {
     return JSON.parse(localStorage.getItem(key)) ?? null;
   } catch {
@@ -44,8 +52,9 @@ function write(key, value) {
   try {
     if (value === null) localStorage.removeItem(key);
     else localStorage.setItem(key, JSON.stringify(value));
+    unstored.delete(key);
   } catch {
-    // storage full or off: the choice lasts as long as the page
+    unstored.set(key, value); // storage full or off: kept here, for this visit
   }
 }
 
@@ -54,7 +63,7 @@ function write(key, value) {
  * chapter 4's progress since): {text, from: "exercise", name} or null.
  */
 export function exerciseEngine() {
-  const passed = read("bv-progress")?.[CHAPTER]?.exercise ?? [];
+  const passed = done(CHAPTER).exercise ?? []; // as progress.js counts it, kept or not
   if (!passed.includes("whole_engine")) return null;
   const text = read(PASSED)?.text ?? keptBefore();
   return text ? { text, from: "exercise", name: "the code that passed your whole-engine exercise (chapter 4)" }

@@ -56,6 +56,14 @@ document.addEventListener("bv-check", (/** @type {CustomEvent} */ { detail }) =>
 export function savedAnswer(id) {
   return load()[pageOf(location.href)]?.answers?.[String(id)] ?? null;
 }
+/**
+ * What the reader has done on page `name` (as progress.json names it, "04-engine/"): {quiz: [ids],
+ * exercise: [names], answers}, as kept, or as this page holds it where the browser would not store
+ * it; {} if nothing. engine-switch.js reads the whole-engine exercise's pass from here.
+ */
+export function done(name) {
+  return load()[name] ?? {};
+}
 const changed = () => {
   for (const box of document.querySelectorAll(".bv-quiz")) {
     /** @type {any} */ (box).bvShow?.(savedAnswer(box.id.replace(/-box$/, ""))); // quiz.js puts it there
@@ -151,6 +159,9 @@ function makeDisplay() {
     undo.focus(); // Clear has gone (nothing left to clear): the focus moves to Undo
     status.textContent = "This chapter's progress is cleared, and its quiz answers.";
     changed();
+    // The whole-engine exercise's pass may be gone: every page's switch reads it (engine-switch.js), and
+    // went on saying "…run on your engine" over Runs on micrograd (a third read-only audit).
+    document.dispatchEvent(new CustomEvent("bv-engine"));
   });
   undo.addEventListener("click", () => {
     const all = load();
@@ -162,6 +173,7 @@ function makeDisplay() {
     clear.focus();
     status.textContent = "Your progress is back.";
     changed();
+    document.dispatchEvent(new CustomEvent("bv-engine")); // as after Clear
   });
   return state;
 }

@@ -109,3 +109,48 @@ def test_the_map_says_what_it_did_not_check(browser, origin):
     assert said == ["The graph of y could not be compared: your engine left no Value there, or its graph could "
                     "not be walked.", "Every node's grad in the graph of L is micrograd's: the difference is in "
                     "what the block prints."]
+
+
+PASSED_ENGINE = "the code that passed your whole-engine exercise (chapter 4)"
+NO_ENGINE = "You have no engine yet, so every Run still runs on micrograd"
+
+
+def test_clearing_chapter_4_takes_its_engine_off_the_switch_and_undo_puts_it_back(browser, origin):
+    """A third read-only audit: after chapter 4's Clear, which forgets the whole-engine exercise's
+    pass, the switch still said Runs used the reader's engine, over Runs that said "Ran on
+    micrograd." (nothing told it)."""
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(origin + "/04-engine/")
+    source = engines.source("book")
+    page.evaluate("""source => {
+        localStorage.setItem('bv-progress', JSON.stringify({'04-engine/': { quiz: [], exercise: ['whole_engine'] }}));
+        localStorage.setItem('bv-engine-passed', JSON.stringify({ text: source }));
+        localStorage.setItem('bv-engine', JSON.stringify({ use: 'yours',
+            check: { text: source, ok: true, shape: 'book', message: '' } }));
+    }""", source)
+    page.reload()
+    page.wait_for_function("() => document.querySelector('.bv-progress__clear:not([hidden])')")
+    assert switch(page)["status"].startswith(f"{ON_YOURS}: {PASSED_ENGINE}, in this book's shape")
+    page.locator(".bv-progress__clear").click()
+    assert switch(page)["status"].startswith(NO_ENGINE)
+    page.locator(".bv-progress__undo").click()
+    assert switch(page)["status"].startswith(f"{ON_YOURS}: {PASSED_ENGINE}")
+    page.context.close()
+
+
+def test_with_storage_refused_a_passed_whole_engine_is_the_readers_engine_for_the_visit(browser, origin):
+    """A third read-only audit: with storage refused, passing the whole-engine exercise kept its pass
+    in the page (progress.js) but the switch read the empty storage: "You have no engine yet"."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script("Storage.prototype.setItem = () => { throw new DOMException('refused', "
+                            "'QuotaExceededError'); };")
+    page = context.new_page()
+    page.goto(origin + "/04-engine/")
+    page.wait_for_function("() => document.querySelector('.bv-engine__status')?.textContent")
+    page.get_by_role("radio", name="your engine", exact=True).check()
+    assert switch(page)["status"].startswith(NO_ENGINE)
+    page.evaluate("""code => document.dispatchEvent(new CustomEvent('bv-check', { detail: { kind: 'exercise',
+        id: 'whole_engine', passed: true, code } }))""", engines.source("book"))  # as exercise.js says a pass
+    page.wait_for_function("() => !/no engine yet/.test(document.querySelector('.bv-engine__status').textContent)")
+    assert PASSED_ENGINE in switch(page)["status"] and switch(page)["yours"]
+    context.close()
