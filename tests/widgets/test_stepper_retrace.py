@@ -150,3 +150,18 @@ def test_a_trace_graphviz_could_not_draw_says_it_was_traced_not_that_it_was_not(
     assert said.startswith("Traced by micrograd, but the graph could not be drawn: "), said
     assert enabled(widget)["Next forward step"]  # the page's trace steps on
     context.close()
+
+
+def test_a_cancelled_trace_is_stopped_not_only_dropped(chapter_1):
+    """A third read-only audit: Reset said "Tracing cancelled" but only dropped the answer; the
+    trace went on loading and running Python, and held up the Runs after it. stepper.js now aborts
+    it (cancelTrace), and retrace hands the signal to python.js: a trace whose signal was aborted
+    does not run at all."""
+    said = chapter_1.evaluate("""async () => {
+        const { retrace } = await import('/javascripts/widgets/stepper-retrace.js');
+        const controller = new AbortController();
+        controller.abort();
+        return retrace({ graph: 'never traced', leaves: [] }, {}, () => {}, document.createElement('div'),
+                       controller.signal);
+    }""")
+    assert said == {"message": "Stopped before it started: nothing of it ran."}, said

@@ -9,16 +9,17 @@ const TIMEOUT_MS = 20000;
 /**
  * The preset's graph with `values` ({leaf id: text}): {preset, svg, note}, or {message} (a
  * value refused, or Python could not run it). bar: where Stop shows while the Run waits or
- * runs (python.js), its button "values" taking the focus after.
+ * runs (python.js), its button "values" taking the focus after. signal: an AbortSignal that stops
+ * the Run (stepper.js: Reset, or another preset, cancels the trace).
  */
-export async function retrace(p, values, onProgress, bar) {
+export async function retrace(p, values, onProgress, bar, signal) {
   const { call } = await import("../python/python.js");
   const { drawSVG } = await import("../shared/viz.js");
   const { engine } = await import("../engine-switch.js");
   const source = engine();
   /** @type {import("../python/calls.js").CallArgs["trace_stepper"]} */
   const args = { graph: p.graph, values, ...(source ? { engine: source } : {}) };
-  const answer = await call("trace_stepper", args, { timeoutMs: TIMEOUT_MS, onProgress,
+  const answer = await call("trace_stepper", args, { timeoutMs: TIMEOUT_MS, onProgress, signal,
     stopIn: bar, afterStop: bar.querySelector("[data-action=values]") });
   if (answer.kind !== "result") return { message: answer.message };
   /** @type {import("../python/calls.js").StepperTrace} */

@@ -88,7 +88,7 @@ export async function init(root) {
     if (tracing) return;
     const at = preset;
     const values = Object.fromEntries(Array.from(leaves.querySelectorAll("input"), (i) => [i.dataset.node, i.value]));
-    const mine = tracing = {};
+    const mine = tracing = new AbortController();
     stop();
     leaves.classList.add("is-running");
     leaves.querySelector("[data-action=values]")?.setAttribute("aria-disabled", "true");
@@ -99,7 +99,7 @@ export async function init(root) {
       const { retrace } = await import("./stepper-retrace.js");
       const answer = await retrace(built.presets[at], values, (text) => {
         if (tracing === mine) leafNote.textContent = text;
-      }, leaves.querySelector("fieldset"));
+      }, leaves.querySelector("fieldset"), mine.signal);
       if (tracing !== mine) return; // cancelled by Reset or another preset
       if (answer.message) { settle(answer.message); show(step); return; }
       settle();
@@ -116,6 +116,7 @@ export async function init(root) {
   /** Drop the trace on its way, if any; true if there was one. */
   function cancelTrace() {
     if (!tracing) return false;
+    tracing.abort(); // the trace stops: not only its answer (stepper-retrace.js)
     settle();
     return true;
   }
