@@ -315,8 +315,9 @@ function runOnce(request, options) {
       signal?.removeEventListener("abort", onAbort);
       for (const key of parts) current.ran.add(key);
       if (fresh) afterExercise(current, { runtimeURL, pythonURL, runtimeBytes });
+      const ended = fresh ? spareSaid(result) : result;
       const why = restarted ?? afresh;
-      const said = afterReaderCode && result.kind === "result" ? { ...result, afterReaderCode } : result;
+      const said = afterReaderCode && ended.kind === "result" ? { ...ended, afterReaderCode } : ended;
       resolve(why ? { ...said, restarted: why } : said);
     };
     const end = (result) => {
@@ -379,6 +380,19 @@ function runOnce(request, options) {
     }
     port.postMessage({ ...request, id, runtimeURL, pythonURL, runtimeBytes, again: current.again });
   });
+}
+
+/**
+ * A stopped or timed-out exercise's message, where the spare (afterExercise) is already loading:
+ * "the next Run starts it again" was said while a new Python started at once (a third read-only
+ * audit), and the next Run said it had been "loading since before this Run".
+ */
+function spareSaid(result) {
+  if (!spare || typeof result.message !== "string") return result;
+  // STOPPED_BY_READER, STOPPED_LOADING and stopped() end so
+  const message = result.message.replace(/([Tt])he next Run starts (loading )?it again\.$/,
+    (_, t) => `${t === "T" ? "A" : "a"} fresh Python is already loading for the next Run.`);
+  return message === result.message ? result : { ...result, message };
 }
 
 /**
