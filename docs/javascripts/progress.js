@@ -19,7 +19,8 @@ import { element, loadStylesheet, onEveryPage } from "./shared/dom.js";
 
 const here = import.meta.url;
 const root = new URL("../", here); // the site's root: this file is javascripts/progress.js
-const STORE = "bv-progress"; // localStorage: {page: {quiz: [ids], exercise: [names], answers: {id: {value, state}}}}
+// localStorage: {page: {quiz: [ids], exercise: [names], versions: {name: version}, answers: {id: {value, state}}}}
+const STORE = "bv-progress";
 let page = null; // the page shown, as progress.json names it
 let totals = null; // {page: {quizzes: [ids], exercises: [names]}}, from progress.json
 let display = null; // this page's display, if it has checks
@@ -34,6 +35,9 @@ document.addEventListener("bv-check", (/** @type {CustomEvent} */ { detail }) =>
   const mine = all[page] ?? { quiz: [], exercise: [] };
   if (detail.kind === "quiz" && detail.answer) { // the reader's answer and its mark, right or wrong
     (mine.answers ??= {})[String(detail.id)] = { value: String(detail.answer.value), state: detail.answer.state };
+  }
+  if (detail.kind === "exercise" && detail.passed) { // the version passed: only it counts (count())
+    (mine.versions ??= {})[String(detail.id)] = String(detail.version ?? "");
   }
   const ids = (mine[detail.kind] ??= []);
   if (detail.passed && !ids.includes(String(detail.id))) ids.push(String(detail.id));
@@ -123,10 +127,12 @@ function store(all) {
 function count(name, all) {
   const total = totals[name];
   const kept = all[name] ?? {};
-  // Only checks the page has now: a quiz's id is a hash of it (scripts/pages/quizzes.py), so a
-  // quiz changed or dropped since it was answered no longer counts.
+  // Only checks the page has now: a quiz's id is a hash of it (scripts/pages/quizzes.py), and an
+  // exercise's pass counts for the version passed (its starter and tests), so a quiz or an exercise
+  // changed since no longer counts (a third read-only audit).
   const quizzes = total.quizzes.filter((q) => (kept.quiz ?? []).includes(q)).length;
-  const exercises = total.exercises.filter((e) => (kept.exercise ?? []).includes(e)).length;
+  const exercises = total.exercises.filter((e) => (kept.exercise ?? []).includes(e)
+    && kept.versions?.[e] === total.versions[e]).length;
   return { done: quizzes + exercises, total: total.quizzes.length + total.exercises.length,
     quizzes: [quizzes, total.quizzes.length], exercises: [exercises, total.exercises.length] };
 }

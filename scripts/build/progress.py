@@ -9,10 +9,12 @@ QuizParser, as scripts.notebooks.training_notebook finds them to evaluate them).
 
 The site serves them as one small JSON file, TOTALS, keyed by page URL:
 
-    {"pages": {"04-engine/": {"quizzes": ["quiz-3f0c…", ...], "exercises": ["local_add_mul", ...]}, ...}}
+    {"pages": {"04-engine/": {"quizzes": ["quiz-3f0c…", ...], "exercises": ["local_add_mul", ...],
+                              "versions": {"local_add_mul": "9b1e…", ...}}, ...}}
 
 A quiz is named by its id (scripts.pages.quizzes.quiz_id: a hash of its call), so a kept
-answer is counted only while the quiz it answered is on the page.
+answer is counted only while the quiz it answered is on the page; an exercise's pass counts
+only for the version it passed (scripts.pages.exercise_directive.version: its starter and tests).
 
 Only chapters (docs/NN-*.md, docs/NN-*.py) with at least one check are listed. What the reader has done is
 kept in their browser only (localStorage): no account, no server.
@@ -25,24 +27,25 @@ from scripts.build.sources import source_of
 
 TOTALS = "progress.json"
 CHAPTER = re.compile(r"[0-9]{2}-[^/]+")
-_EXERCISE = re.compile(r'data-exercise="([a-z0-9_]+)"')
+_EXERCISE = re.compile(r'data-exercise="([a-z0-9_]+)" data-starter-hash="[0-9a-f]+" data-version="([0-9a-f]+)"')
 _QUIZ = re.compile(r'class="bv-quiz" id="(quiz-[0-9a-f]+)-box"')
 
 
 def checks_of_run(outputs):
-    """{"quizzes": [ids], "exercises": [names]} from a page run's outputs ({kind, line, markdown})."""
-    exercises = [name for output in outputs if output["kind"] == "exercise"
-                 for name in _EXERCISE.findall(output["markdown"])[:1]]
+    """{"quizzes": [ids], "exercises": [names], "versions": {name: version}} from a page run's
+    outputs ({kind, line, markdown})."""
+    versions = dict(found for output in outputs if output["kind"] == "exercise"
+                    for found in _EXERCISE.findall(output["markdown"])[:1])
     quizzes = [name for output in outputs if output["kind"] == "quiz"
                for name in _QUIZ.findall(output["markdown"])[:1]]
-    return {"quizzes": quizzes, "exercises": exercises}
+    return {"quizzes": quizzes, "exercises": list(versions), "versions": versions}
 
 
 def checks_of_notebook(path):
-    """{"quizzes": [ids], "exercises": []} for a jupytext notebook chapter (docs/NN-*.py)."""
+    """{"quizzes": [ids], "exercises": [], "versions": {}} for a jupytext notebook chapter (docs/NN-*.py)."""
     from scripts.notebooks.training_notebook import quiz_ids
 
-    return {"quizzes": quiz_ids(path), "exercises": []}
+    return {"quizzes": quiz_ids(path), "exercises": [], "versions": {}}
 
 
 def totals(files, docs_dir, runs):

@@ -58,7 +58,7 @@ def exercise_markdown(exercise, number, level):
     hints = "\n".join(f"    - {hint}" for hint in exercise.hints)
     parts = [
         (f'<div class="exercise" data-exercise="{exercise.name}" '
-         f'data-starter-hash="{starter_hash(exercise)}" markdown>'),
+         f'data-starter-hash="{starter_hash(exercise)}" data-version="{version(exercise)}" markdown>'),
         "",
         f"{'#' * level} Exercise {number}: {exercise.title} {{ #exercise-{exercise.name.replace('_', '-')} }}",
         "",
@@ -75,6 +75,15 @@ def exercise_markdown(exercise, number, level):
         parts += ['??? tip "Hints"', "", hints, ""]
     parts += ['??? success "Solution"', "", _fence(exercise.solution, indent="    "), "", "</div>", ""]
     return "\n".join(parts)
+
+
+def version(exercise):
+    """A short hash of what the reader's code is checked against: the exercise's starter and its
+    tests. A pass is counted for this version only (docs/javascripts/progress.js, through
+    scripts/build/progress.py), so a pass of an exercise since changed is not counted as a pass
+    of the exercise the page has now (a third read-only audit; as a quiz's id, quizzes.quiz_id)."""
+    text = f"{exercise.starter}\0{exercise.tests}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def starter_hash(exercise):

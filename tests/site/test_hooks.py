@@ -56,7 +56,7 @@ def test_two_builds_in_one_process_each_run_their_own_pages_once(tmp_path, monke
         assert calls[-1] == [name] and len(calls) == quizzes, calls
         progress = json.loads((site / "progress.json").read_text(encoding="utf-8"))
         ids = [quiz_id(quiz) for quiz in QUIZZES[:quizzes]]
-        assert progress == {"pages": {f"{chapter}/": {"quizzes": ids, "exercises": []}}}
+        assert progress == {"pages": {f"{chapter}/": {"quizzes": ids, "exercises": [], "versions": {}}}}
         html = (site / chapter / "index.html").read_text(encoding="utf-8")
         assert html.count('class="bv-quiz" ') == quizzes and 'class="bv-python"' in html
 

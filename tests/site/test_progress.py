@@ -17,8 +17,8 @@ from scripts import ROOT
 from scripts.build import progress
 from tests.helpers import foreign, recorded, report_shot
 
-CHECK = """([kind, id]) => document.dispatchEvent(new CustomEvent("bv-check",
-    { detail: { kind, id, passed: true } }))"""
+CHECK = """([kind, id, version]) => document.dispatchEvent(new CustomEvent("bv-check",
+    { detail: { kind, id, passed: true, version } }))"""
 
 
 @pytest.fixture(scope="module")
@@ -33,9 +33,10 @@ def test_the_totals_are_the_quizzes_and_exercises_each_chapter_shows(site, total
     for name in chapters:
         html = (site / name / "index.html").read_text(encoding="utf-8")
         quizzes = re.findall(r'id="(quiz-[0-9a-f]{10})-box"', html)
-        exercises = re.findall(r'<div class="exercise" data-exercise="([a-z0-9_]+)"', html)
-        if quizzes or exercises:
-            found[name] = {"quizzes": quizzes, "exercises": exercises}
+        versions = dict(re.findall(r'<div class="exercise" data-exercise="([a-z0-9_]+)" '
+                                   r'data-starter-hash="[0-9a-f]+" data-version="([0-9a-f]{16})"', html))
+        if quizzes or versions:
+            found[name] = {"quizzes": quizzes, "exercises": list(versions), "versions": versions}
     assert totals == found
     assert "06-training/" in totals, "the notebook chapter's quizzes count too"
     assert totals["04-engine/"]["exercises"][:1] == ["local_add_mul"]
@@ -129,9 +130,13 @@ def test_a_check_that_did_not_pass_or_is_not_the_chapters_does_not_count(browser
     page.evaluate("""id => document.dispatchEvent(new CustomEvent("bv-check",
         { detail: { kind: "quiz", id, passed: false } }))""", totals["04-engine/"]["quizzes"][0])
     page.evaluate(CHECK, ["quiz", "quiz-1"])  # no quiz of the page has this id (the old builds' ids)
-    page.evaluate(CHECK, ["exercise", "no_such_exercise"])
+    page.evaluate(CHECK, ["exercise", "no_such_exercise", "0" * 16])
+    # A third read-only audit: a pass stayed counted after the exercise changed. A pass of another
+    # version of it (its starter or tests since changed), or of none named (older builds), does not count.
+    page.evaluate(CHECK, ["exercise", "backward", "0" * 16])
+    page.evaluate(CHECK, ["exercise", "zero_grad"])
     assert on_page(page)[1] == 0
-    page.evaluate(CHECK, ["exercise", "backward"])
+    page.evaluate(CHECK, ["exercise", "backward", totals["04-engine/"]["versions"]["backward"]])
     assert on_page(page)[1] == 1
     page.close()
 
@@ -174,7 +179,7 @@ def test_the_progress_reads_well_at_each_width_and_scheme(browser, origin, total
     page = progress_page(browser, origin, "04-engine/")
     first = totals["04-engine/"]["quizzes"][0]
     page.evaluate(CHECK, ["quiz", first])
-    page.evaluate(CHECK, ["exercise", "local_add_mul"])
+    page.evaluate(CHECK, ["exercise", "local_add_mul", totals["04-engine/"]["versions"]["local_add_mul"]])
     page.evaluate(CHECK, ["quiz", first])
     page.evaluate("""ids => {  // another chapter, complete, in the nav
         const all = JSON.parse(localStorage.getItem('bv-progress'));

@@ -210,8 +210,8 @@ function show(state, result, code = null) {
     : `${took[0].toUpperCase()}${took.slice(1)}.`);
   const all = testsRan && passed === results.length;
   if (all && results.length) {
-    document.dispatchEvent(new CustomEvent("bv-check",
-      { detail: { kind: "exercise", id: state.name, passed: true, code } })); // the reader's claim: see the top
+    document.dispatchEvent(new CustomEvent("bv-check", { detail: { kind: "exercise", id: state.name, passed: true,
+      code, version: state.block.dataset.version } })); // the reader's claim: see the top
   }
   report.append(element("p", { class: `exercise-summary ${all ? "exercise-pass" : "exercise-fail"}`,
     text: result.report.summary })); // exercise_runner.Report.summary: a notebook says the same
