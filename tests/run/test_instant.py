@@ -49,9 +49,11 @@ def test_the_next_chapter_keeps_python_and_its_first_run_needs_no_start(reader):
     assert runtime_fetches > 0
 
     follow(page, "a.md-footer__link--next", "/02-chain-rule/")
-    # Material's navigation dropped the stylesheets the last page added to <head>: back again.
+    # Material's navigation swaps the <head>: the Run bars' and the progress's styles are there, in
+    # site.css (scripts/build/stylesheets.py), which the new page links.
     page.wait_for_function("() => ['run-blocks.css', 'progress.css'].every(name => [...document.styleSheets]"
-                           ".some(sheet => sheet.href?.includes('/stylesheets/' + name)))")
+                           ".some(sheet => sheet.href?.endsWith('/stylesheets/site.css')"
+                           " && sheet.ownerNode.dataset.bvParts.split(' ').includes(name)))")
     second, seconds = run_block(page, 1)
     assert second["kind"] == "result" and not second["coldStart"], second
     assert page.locator(".bv-run-output").first.inner_text().strip(), "the block shows its output"

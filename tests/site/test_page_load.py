@@ -25,6 +25,7 @@ import unicodedata
 
 import pytest
 
+from scripts import ROOT
 from tests.helpers import BOUND, COPY_BUTTON, loaded, page_urls
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
@@ -315,3 +316,29 @@ def test_the_preloaded_font_is_one_the_page_uses(browser, origin):
         faces = page.evaluate("""() => [...document.fonts].filter(f => f.status === 'loaded')
             .map(f => `${f.family.replace(/["']/g, '')} ${f.style}`)""")
     assert "KaTeX_Main normal" in faces, faces
+
+
+def test_our_stylesheets_come_as_one_file_that_every_page_links_once(site):
+    """Issue 27, item 6: a chapter's <head> linked nine of our stylesheets, each a request that
+    blocks the first paint (chapter 4 painted first at 1.66-2.06 s in Lighthouse's simulation; 1.36 s
+    with the nine as one). stylesheets/site.css is the parts mkdocs.yml lists, joined in order, and
+    every page links it and no part alone; the pages' own stylesheets are Material's two, KaTeX's
+    and this one (and the playground's, on its page)."""
+    from mkdocs.utils.yaml import yaml_load
+
+    from scripts.build.stylesheets import bundle
+
+    parts = yaml_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["extra"]["bv_stylesheets"]
+    joined = (site / "stylesheets" / "site.css").read_text(encoding="utf-8")
+    assert joined == bundle(ROOT / "docs", parts) and len(parts) >= 9
+    at = [joined.index((ROOT / "docs" / part).read_text(encoding="utf-8").rstrip()) for part in parts]
+    assert at == sorted(at), "in the listed order: the cascade's"
+    names = " ".join(part.removeprefix("stylesheets/") for part in parts)
+    for path, _ in page_urls(site):
+        head = (site / path / "index.html").read_text(encoding="utf-8").split("</head>")[0]
+        sheets = re.findall(r'<link rel="stylesheet" href="([^"]+)"([^>]*)>', head)
+        ours = [(href, rest) for href, rest in sheets if "assets/" not in href]  # not Material's, nor KaTeX's
+        assert [href.rsplit("/", 1)[-1] for href, _ in ours] == (
+            ["site.css", "playground.css"] if path == "playground" else ["site.css"]), (path, ours)
+        assert f'data-bv-parts="{names}"' in ours[0][1], (path, ours[0])
+        assert len(sheets) <= 4 + (path == "playground"), (path, sheets)

@@ -19,8 +19,9 @@ const stylesheets = new Map(); // href -> {link, loaded: Promise}
 export function loadStylesheet(href) {
   const known = stylesheets.get(href);
   if (known?.link.isConnected) return known.loaded;
-  // in the page's <head> already (mkdocs.yml's extra_css): a second sheet would restyle the page
-  if ([...document.styleSheets].some((sheet) => sheet.href === href)) return Promise.resolve();
+  // in the page's <head> already, alone or in site.css (main.html): a second sheet would restyle the page
+  if ([...document.styleSheets].some((sheet) => sheet.href === href)
+    || document.querySelector(`[data-bv-parts~="${href.split("/").pop()}"]`)) return Promise.resolve();
   const link = document.createElement("link");
   link.rel = "stylesheet";
   link.href = href;
