@@ -22,7 +22,7 @@ const root = new URL("../", here); // the site's root: this file is javascripts/
 // localStorage: {page: {quiz: [ids], exercise: [names], versions: {name: version}, answers: {id: {value, state}}}}
 const STORE = "bv-progress";
 let page = null; // the page shown, as progress.json names it
-let totals = null; // {page: {quizzes: [ids], exercises: [names]}}, from progress.json
+let totals = null; // {page: {quizzes: [ids], exercises: [names], versions: {name: version}}}, from progress.json
 let display = null; // this page's display, if it has checks
 // What the reader did, when this browser would not store it (storage off or full): kept here, for
 // as long as this page lives, and said so (a second read-only audit: the box read back an empty
@@ -62,7 +62,7 @@ export function savedAnswer(id) {
 }
 /**
  * What the reader has done on page `name` (as progress.json names it, "04-engine/"): {quiz: [ids],
- * exercise: [names], answers}, as kept, or as this page holds it where the browser would not store
+ * exercise: [names], versions, answers}, as kept, or as this page holds it where the browser would not store
  * it; {} if nothing. engine-switch.js reads the whole-engine exercise's pass from here.
  */
 export function done(name) {
