@@ -165,3 +165,21 @@ def test_a_cancelled_trace_is_stopped_not_only_dropped(chapter_1):
                        controller.signal);
     }""")
     assert said == {"message": "Stopped before it started: nothing of it ran."}, said
+
+
+def test_a_trace_while_python_is_up_does_not_say_it_is_starting_python(chapter_1):
+    """A third read-only audit: each press said "Starting Python…", also with Python up; the next
+    line replaced it within milliseconds, but what it said was not so."""
+    page = chapter_1
+    widget = neuron(page)
+    for value, watched in (("-2", False), ("-3", True)):  # the first press may start Python; the second finds it up
+        page.evaluate("""() => { const s = document.querySelector('.bv-stepper'); s.retraceMs = null;
+            const note = s.querySelector('.bv-widget__leaf-note'); window.noteLines = [];
+            new MutationObserver(() => window.noteLines.push(note.textContent)).observe(note,
+                { childList: true, characterData: true, subtree: true }); }""")
+        press_run(widget, "w1", value)
+        page.wait_for_function("() => document.querySelector('.bv-stepper').retraceMs", timeout=120_000)
+        lines = page.evaluate("window.noteLines")
+        if watched:
+            assert lines and not any("Starting Python" in line for line in lines), lines
+    widget.get_by_role("button", name="Reset").click()

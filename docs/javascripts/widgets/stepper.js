@@ -92,7 +92,7 @@ export async function init(root) {
     stop();
     leaves.classList.add("is-running");
     leaves.querySelector("[data-action=values]")?.setAttribute("aria-disabled", "true");
-    leafNote.textContent = "Starting Python…";
+    leafNote.textContent = "Waiting for Python…";
     show(step); // the steps wait
     const started = performance.now();
     try {
