@@ -27,8 +27,8 @@ from nbformat.v4 import new_code_cell, new_markdown_cell
 
 from scripts import ROOT
 from scripts.notebooks.chapter_notebook import KERNELSPEC, number_cells
-from scripts.pages.directives import DirectiveError, relative
-from scripts.pages.quizzes import quiz_id, quiz_regions
+from scripts.pages.directives import relative
+from scripts.pages.quizzes import new_quiz_id, quiz_regions
 
 CACHE = ROOT / ".cache" / "notebooks"
 
@@ -264,15 +264,9 @@ def quiz_ids(path):
     quiz directives of its Markdown cells, found by the same lexer that finds them to evaluate
     them (_with_quiz_cells). Raises DirectiveError (path) for a quiz the same as an earlier
     one: a reader's answer to one would come back on both."""
-    ids = []
-    for cell in jupytext.read(path).cells:
-        for region in quiz_regions(cell.source, path) if cell.cell_type == "markdown" else []:
-            name = quiz_id(region.parsed)
-            if name in ids:
-                raise DirectiveError(f"{relative(path)}: the quiz {region.parsed!r} is the same as one "
-                                     f"above it; a reader's answer to one would come back on both")
-            ids.append(name)
-    return ids
+    seen = set()
+    return [new_quiz_id(region.parsed, seen, relative(path)) for cell in jupytext.read(path).cells
+            for region in (quiz_regions(cell.source, path) if cell.cell_type == "markdown" else [])]
 
 
 if __name__ == "__main__":

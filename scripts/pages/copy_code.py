@@ -32,7 +32,6 @@ LANGUAGES = ("python", "python3", "py", "pycon")
 _PARSER = doctest.DocTestParser()
 
 
-
 def doctest_code(source):
     """The code of a doctest block, as a reader pastes it into `python` or a `.py` file.
 

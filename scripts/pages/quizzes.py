@@ -154,12 +154,7 @@ class QuizParser(Directive):
     kind = "quiz"
 
     def build(self, example, at, page):
-        page.number(self.kind)
-        name = quiz_id(example.parsed)
-        if name in page.names:
-            raise DirectiveError(f"{at}: this quiz is the same as one above it on the page; a "
-                                 f"reader's answer to one would come back on both")
-        page.names.add(name)
+        name = new_quiz_id(example.parsed, page.names, at)
         html_ = quiz_html(example.parsed, example.namespace, at, name, example.path)
         return Output(self.kind, example.line, html_)
 
@@ -170,6 +165,18 @@ def quiz_id(source):
     id wherever it sits on the page; any change to it (answer, expression, label) a new one."""
     text = " ".join(source.split())
     return "quiz-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
+
+
+def new_quiz_id(source, seen, at):
+    """quiz_id(source), added to `seen` (a set of the page's quiz ids so far). Raises
+    DirectiveError starting with `at` (page:line, or the notebook's path) for a quiz the same as
+    one above it: a reader's answer to one would come back on both."""
+    name = quiz_id(source)
+    if name in seen:
+        raise DirectiveError(f"{at}: this quiz is the same as one above it on the page; a "
+                             f"reader's answer to one would come back on both")
+    seen.add(name)
+    return name
 
 
 def quiz_html(source, namespace, at, name, filename="<quiz>"):

@@ -59,8 +59,9 @@
  * @typedef {{type: "started", id: number, startMs: number}} Started  the reader's code starts now
  * @typedef {{type: "result", id: number, value: any, runMs: number}} Result  the function's value
  * @typedef {{type: "error", id: number, message: string, fatal: boolean, block?: number | null,
- *   refused?: boolean}} Failure  fatal: the worker is unusable, end it; block: the chapter block that
- *   was running (run_blocks); refused: Python refused the request itself (calls.py's {ok: false})
+ *   refused?: boolean, stopped?: boolean}} Failure  fatal: the worker is unusable, end it; block: the
+ *   chapter block that was running (run_blocks); refused: Python refused the request itself (calls.py's
+ *   {ok: false}); stopped: Python itself stopped (python.js adds what the next Run does)
  * @typedef {Loaded | Progress | Started | Result | Failure} FromWorker
  */
 

@@ -178,8 +178,8 @@ async function run(data) {
       ? " (freeing a computation graph more than about 1,500 operations deep takes more stack " +
         "than the browser gives Python)"
       : "";
-    post({ type: "error", id, fatal: true, block,
-           message: `Python stopped: ${reason}${hint}. The next Run starts it again.` });
+    // python.js says what comes next: an exercise's Run has the next Python loading at once
+    post({ type: "error", id, fatal: true, stopped: true, block, message: `Python stopped: ${reason}${hint}.` });
   } finally {
     for (const timer of armed) clearTimeout(timer); // clearTimeout clears an interval too
     armed = null;

@@ -165,10 +165,20 @@ function stopButton(host, controller, after) {
   };
 }
 
+/**
+ * What follows a Python shut down: an exercise's Run ends by starting the next exercise's Python at
+ * once (afterExercise), so its messages say that one is loading; "the next Run starts it again" was
+ * said there too (a third read-only audit), and the next Run said it had been "loading since before".
+ */
+function next(fresh, capital = false) {
+  const said = fresh ? "a fresh Python is already loading for the next Run." : "the next Run starts it again.";
+  return capital ? said[0].toUpperCase() + said.slice(1) : said;
+}
+
 /** A Run stopped at its time limit: it ran too long, whether it loops or sleeps. */
-function stopped(seconds) {
+function stopped(seconds, fresh) {
   return { kind: "timeout", seconds, message: `Stopped after ${seconds} s: the code ran longer than a Run ` +
-    "may (an endless loop, a long loop, or a time.sleep()?). Python was shut down; the next Run starts it again." };
+    `may (an endless loop, a long loop, or a time.sleep()?). Python was shut down; ${next(fresh)}` };
 }
 
 /**
@@ -252,12 +262,11 @@ const BUSY = `Python did not answer within ${HELD_MS / 1000} s: code an earlier 
 const HELD = `${BUSY} It was shut down and started again.`;
 
 /** A Run the reader stopped (its signal aborted). */
-const STOPPED_BY_READER = { kind: "stopped",
-  message: "Stopped. Python was shut down; the next Run starts it again." };
+const stoppedByReader = (fresh) => ({ kind: "stopped", message: `Stopped. Python was shut down; ${next(fresh)}` });
 const STOPPED_WAITING = { kind: "stopped", message: "Stopped before it started: nothing of it ran." };
 // Stopped while Python was still loading: nothing was running, so nothing was shut down but the load.
-const STOPPED_LOADING = { kind: "stopped",
-  message: "Stopped while Python was still loading: nothing of it ran. The next Run starts loading it again." };
+const stoppedLoading = (fresh) => ({ kind: "stopped", message: "Stopped while Python was still loading: nothing " +
+  `of it ran. ${fresh ? next(fresh, true) : "The next Run starts loading it again."}` });
 
 function runOnce(request, options) {
   const { runtimeURL, pythonURL, runtimeBytes, timeoutMs, onProgress, runningText, signal, fresh, restarted } = options;
@@ -315,16 +324,15 @@ function runOnce(request, options) {
       signal?.removeEventListener("abort", onAbort);
       for (const key of parts) current.ran.add(key);
       if (fresh) afterExercise(current, { runtimeURL, pythonURL, runtimeBytes });
-      const ended = fresh ? spareSaid(result) : result;
       const why = restarted ?? afresh;
-      const said = afterReaderCode && ended.kind === "result" ? { ...ended, afterReaderCode } : ended;
+      const said = afterReaderCode && result.kind === "result" ? { ...result, afterReaderCode } : result;
       resolve(why ? { ...said, restarted: why } : said);
     };
     const end = (result) => {
       endWorker(current);
       finish(result);
     };
-    const limit = () => { timer = setTimeout(() => end(stopped(timeoutMs / 1000)), timeoutMs); };
+    const limit = () => { timer = setTimeout(() => end(stopped(timeoutMs / 1000, fresh)), timeoutMs); };
     port.onmessage = ({ data }) => {
       if (data.type === "loaded") current.loaded = true;
       if (data.id !== id) return;
@@ -347,7 +355,8 @@ function runOnce(request, options) {
         const said = data.refused ? (afterReaderCode
           ? `Python, where your own code had run, refused this Run's request: ${data.message}`
           : `The page asked Python for what it does not do: ${data.message}`)
-          : afterReaderCode && !data.fatal ? `${data.message} ${LEFTOVER}` : data.message;
+          : afterReaderCode && !data.fatal ? `${data.message} ${LEFTOVER}`
+            : data.stopped ? `${data.message} ${next(fresh, true)}` : data.message;
         const result = { kind: "error", message: readerText(said), block: data.block };
         if (data.fatal) end(result);
         else finish(result);
@@ -358,11 +367,11 @@ function runOnce(request, options) {
     const onError = (event) => {
       event.preventDefault();
       const message = readerText(event.message || "the worker did not load");
-      end({ kind: "error", message: started ? `Python stopped: ${message}. The next Run starts it again.`
+      end({ kind: "error", message: started ? `Python stopped: ${message}. ${next(fresh, true)}`
         : `Python could not start: ${message}` });
     };
     worker.addEventListener("error", onError);
-    const onAbort = () => end(current.loaded ? STOPPED_BY_READER : STOPPED_LOADING);
+    const onAbort = () => end(current.loaded ? stoppedByReader(fresh) : stoppedLoading(fresh));
     signal?.addEventListener("abort", onAbort, { once: true });
     if (current.loaded) {
       // Python is up: the limit counts from now, waiting included; a worker that does not
@@ -380,19 +389,6 @@ function runOnce(request, options) {
     }
     port.postMessage({ ...request, id, runtimeURL, pythonURL, runtimeBytes, again: current.again });
   });
-}
-
-/**
- * A stopped or timed-out exercise's message, where the spare (afterExercise) is already loading:
- * "the next Run starts it again" was said while a new Python started at once (a third read-only
- * audit), and the next Run said it had been "loading since before this Run".
- */
-function spareSaid(result) {
-  if (!spare || typeof result.message !== "string") return result;
-  // STOPPED_BY_READER, STOPPED_LOADING and stopped() end so
-  const message = result.message.replace(/([Tt])he next Run starts (loading )?it again\.$/,
-    (_, t) => `${t === "T" ? "A" : "a"} fresh Python is already loading for the next Run.`);
-  return message === result.message ? result : { ...result, message };
 }
 
 /**
