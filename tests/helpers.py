@@ -299,6 +299,19 @@ def follow(page, selector, path):
     assert page.evaluate("() => window.bvSamePage === true"), f"{path}: the page was reloaded"
 
 
+def wait_for_text(page, selector, pattern, timeout=30_000):
+    """Wait until the first element matching `selector` exists and its text matches the regular
+    expression `pattern` (JavaScript syntax); return that text. After a load or a reload, a
+    widget's element may not be built yet: a predicate that reads `.textContent` of null throws,
+    and Playwright fails the wait at once instead of waiting (seen in CI). TimeoutError if it
+    never matches within `timeout` ms."""
+    page.wait_for_function("""([selector, pattern]) => {
+        const element = document.querySelector(selector);
+        return element !== null && new RegExp(pattern).test(element.textContent);
+    }""", arg=[selector, pattern], timeout=timeout)
+    return page.locator(selector).first.text_content()
+
+
 def documented_csp():
     """The Content-Security-Policy MAINTAINERS.md tells a static host to send, from its one
     `Content-Security-Policy: ...` line: the browser tests serve the site with it, so what a

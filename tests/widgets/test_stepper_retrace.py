@@ -9,7 +9,7 @@ started, then went back to step 0 without a word."""
 
 import pytest
 
-from tests.helpers import stepper_view
+from tests.helpers import stepper_view, wait_for_text
 
 STEPS = ("Next forward step", "Next backward step", "Back one step", "Play")
 
@@ -144,8 +144,7 @@ def test_a_trace_graphviz_could_not_draw_says_it_was_traced_not_that_it_was_not(
     page.goto(origin + "/01-computational-graphs/")
     widget = neuron(page)
     press_run(widget, "w1", "-2")
-    page.wait_for_function("() => /drawn|traced/.test(document.querySelector('.bv-widget__leaf-note').textContent)",
-                           timeout=90_000)
+    wait_for_text(page, ".bv-widget__leaf-note", r"drawn|traced", timeout=90_000)
     said = note(widget)
     assert said.startswith("Traced by micrograd, but the graph could not be drawn: "), said
     assert enabled(widget)["Next forward step"]  # the page's trace steps on

@@ -5,6 +5,7 @@ refused. Split from test_your_engine_browser.py, which reached the 600-line limi
 (tests/tools/test_lint.py)."""
 
 from tests import engines
+from tests.helpers import wait_for_text
 from tests.your_engine.test_your_engine_browser import (
     MAP,
     ON_YOURS,
@@ -22,8 +23,7 @@ def test_a_chosen_files_name_shows_its_invisible_characters_and_is_cut(browser, 
     name = "my_engine\u202eyp." + "x" * 2000 + ".py"
     page.get_by_label("or choose a file:").set_input_files(files=[{
         "name": name, "mimeType": "text/x-python", "buffer": engines.source("book").encode()}])
-    page.wait_for_function("() => /passed its check|did not pass/.test("
-                           "document.querySelector('.bv-map__status').textContent)", timeout=120_000)
+    wait_for_text(page, ".bv-map__status", r"passed its check|did not pass", timeout=120_000)
     shown = "my_engine<U+202E>yp." + "x" * 87 + "… (a name of 2,016 characters, cut here)"
     status = switch(page)["status"]
     assert status.startswith(f"{ON_YOURS}: {shown}, in this book's shape"), status
@@ -54,8 +54,7 @@ def test_an_engines_message_shows_its_invisible_characters_and_a_full_storage_ke
     page.get_by_role("radio", name="your engine", exact=True).check()
     page.get_by_label("Paste your engine").fill("raise ValueError('my engine \\u202eKO deggol\\u202c end')\n")
     page.get_by_role("button", name="Use this code").click()
-    page.wait_for_function("() => /did not pass/.test(document.querySelector('.bv-map__status').textContent)",
-                           timeout=120_000)
+    wait_for_text(page, ".bv-map__status", r"did not pass", timeout=120_000)
     said = "your engine raised ValueError: my engine <U+202E>KO deggol<U+202C> end"
     assert said in page.locator(".bv-map__status").text_content()
     page.locator('.md-nav--primary a[href$="/01-computational-graphs/"]').first.click()  # instant navigation
@@ -94,8 +93,7 @@ def test_the_map_says_what_it_did_not_check(browser, origin):
           entries: [{ chapter, error: 'Stopped after 60 s.', blocks: null, results: null }] }));
     }""")
     page.reload()
-    page.wait_for_function("() => /from earlier in this visit/.test(document.querySelector('.bv-map__status')"
-                           ".textContent)", timeout=30_000)
+    wait_for_text(page, ".bv-map__status", r"from earlier in this visit")  # built after the reload
     assert page.locator(".bv-map__status").text_content() == (
         "Your engine's map from earlier in this visit: 0 blocks passed, 0 failed, 0 did not apply, 1 chapter "
         "did not finish, in 1.0 s. Run the book again to run it now.")

@@ -14,7 +14,7 @@ import pytest
 
 from scripts import ROOT
 from tests import engines
-from tests.helpers import report_shot, stepper_view
+from tests.helpers import report_shot, stepper_view, wait_for_text
 
 # The engine switch's status (engine-switch.js: describe()): what runs on which engine
 ON_YOURS = "Chapter blocks, steppers and the playground run on your engine"
@@ -57,8 +57,7 @@ def give_engine(page, name, how="paste"):
         page.get_by_label("Paste your engine").fill(engines.source(name))
         page.get_by_role("button", name="Use this code").click()
     status = page.locator(".bv-map__status")
-    page.wait_for_function("() => /passed its check|did not pass/.test("
-                           "document.querySelector('.bv-map__status').textContent)", timeout=120_000)
+    wait_for_text(page, ".bv-map__status", r"passed its check|did not pass", timeout=120_000)
     return status.text_content()
 
 
@@ -309,8 +308,7 @@ def test_a_passed_whole_engine_exercise_is_your_engine_and_code_without_a_value_
     assert "You have no engine yet" in switch(page)["status"], "an exercise not yet passed is no engine"
     pass_whole_engine(page)
     page.goto(origin + "/02-chain-rule/")  # the pass is kept: the switch finds the exercise's code
-    page.wait_for_function("() => /run on your engine:/.test("
-                           "document.querySelector('.bv-engine__status').textContent)", timeout=120_000)
+    wait_for_text(page, ".bv-engine__status", r"run on your engine:", timeout=120_000)
     assert "your whole-engine exercise (chapter 4)" in switch(page)["status"]
     progress, _ = run_block(page, 2)
     assert progress.endswith("Ran on your engine."), progress
@@ -319,8 +317,7 @@ def test_a_passed_whole_engine_exercise_is_your_engine_and_code_without_a_value_
     page.wait_for_function(f"() => {MAP}", timeout=30_000)
     page.get_by_label("Paste your engine").fill("x = 1\n")
     page.get_by_role("button", name="Use this code").click()
-    page.wait_for_function("() => /did not pass/.test(document.querySelector('.bv-map__status').textContent)",
-                           timeout=120_000)
+    wait_for_text(page, ".bv-map__status", r"did not pass", timeout=120_000)
     assert switch(page)["status"].startswith("Every Run still runs on micrograd: the code you pasted did not pass "
                                              "its check: "), switch(page)["status"]
     page.get_by_role("button", name="Forget the pasted code").click()  # the exercise's engine again
@@ -347,8 +344,7 @@ def test_passing_the_whole_engine_exercise_with_the_switch_on_your_engine_update
     page.get_by_role("radio", name="your engine", exact=True).check()
     assert "You have no engine yet" in switch(page)["status"]
     pass_whole_engine(page)
-    page.wait_for_function("() => /run on your engine:/.test("
-                           "document.querySelector('.bv-engine__status').textContent)", timeout=60_000)
+    wait_for_text(page, ".bv-engine__status", r"run on your engine:", timeout=60_000)
     assert switch(page)["yours"]
     assert "the code that passed your whole-engine exercise (chapter 4)" in switch(page)["status"]
     progress, _ = run_block(page, 1)
@@ -366,8 +362,7 @@ def test_an_edit_after_passing_the_whole_engine_exercise_leaves_the_switch_and_e
     page.goto(origin + "/04-engine/")
     pass_whole_engine(page)
     page.get_by_role("radio", name="your engine", exact=True).check()
-    page.wait_for_function("() => /run on your engine:/.test("
-                           "document.querySelector('.bv-engine__status').textContent)", timeout=60_000)
+    wait_for_text(page, ".bv-engine__status", r"run on your engine:", timeout=60_000)
     passed = switch(page)["status"]
     page.locator(WHOLE).locator(".cm-content").click()  # an edit, as a reader types it, not run
     page.keyboard.press("ControlOrMeta+End")
@@ -425,8 +420,7 @@ def test_an_engine_that_fails_after_its_check_stops_the_run_without_blaming_the_
     page = engine_page(browser, origin)
     page.get_by_label("Paste your engine").fill(FLIPS)
     page.get_by_role("button", name="Use this code").click()
-    page.wait_for_function("() => /passed its check|did not pass/.test("
-                           "document.querySelector('.bv-map__status').textContent)", timeout=120_000)
+    wait_for_text(page, ".bv-map__status", r"passed its check|did not pass", timeout=120_000)
     assert "passed its check" in page.locator(".bv-map__status").text_content()
     page.goto(origin + "/01-computational-graphs/")
     page.wait_for_function(f"() => {RUN}")
@@ -452,8 +446,7 @@ def test_a_check_is_kept_for_its_own_code_so_another_text_is_checked_again(brows
         page.evaluate("() => { document.querySelector('.bv-map__status').textContent = ''; }")
         page.get_by_label("Paste your engine").fill(text)
         page.get_by_role("button", name="Use this code").click()
-        page.wait_for_function("() => /passed its check|did not pass/.test("
-                               "document.querySelector('.bv-map__status').textContent)", timeout=120_000)
+        wait_for_text(page, ".bv-map__status", r"passed its check|did not pass", timeout=120_000)
         assert said in page.locator(".bv-map__status").text_content(), (text, said)
     assert switch(page)["status"].startswith("Every Run still runs on micrograd"), switch(page)
     page.context.close()
@@ -470,8 +463,7 @@ def draw_and_check(page):
     """Press Draw and check; the progress line once the result is shown, and the ms it took."""
     page.evaluate("() => { document.querySelector('.bv-pg__progress').textContent = ''; }")
     page.get_by_role("button", name="Draw and check").click()
-    page.wait_for_function("() => /Ran on/.test(document.querySelector('.bv-pg__progress').textContent)",
-                           timeout=120_000)
+    wait_for_text(page, ".bv-pg__progress", r"Ran on", timeout=120_000)
     ms = page.evaluate("() => document.querySelector('.bv-playground').playground.timing.totalMs")
     return page.locator(".bv-pg__progress").text_content(), ms
 
