@@ -14,7 +14,7 @@ import time
 import pytest
 
 from scripts.reader import exercise_format
-from tests.helpers import follow, recorded
+from tests.helpers import BOUND, follow, recorded
 
 PYTHON_RUNTIME = re.compile(r"/assets/pyodide/|site-python\.zip|/javascripts/python/python-worker\.js")
 RUN = "document.querySelector('.bv-run').runState"
@@ -36,7 +36,7 @@ def run_block(page, n, timeout=60_000):
     page.wait_for_function(f"() => {RUN}?.blocks.length > 0")
     start = time.perf_counter()
     page.locator(".bv-run-bar").nth(n - 1).locator(".bv-run-run").click()
-    page.wait_for_function(f"n => {{ const b = {RUN}.blocks[n - 1]; return !b.running && b.result; }}",
+    page.wait_for_function(f"n => {{ const b = {RUN}?.blocks[n - 1]; return b && !b.running && b.result; }}",
                            arg=n, timeout=timeout)
     return page.evaluate(f"n => {RUN}.blocks[n - 1].result", n), time.perf_counter() - start
 
@@ -64,9 +64,9 @@ def test_the_next_chapter_keeps_python_and_its_first_run_needs_no_start(reader):
 
     # Back with the browser's own button: chapter 1 again, bound again, same Python.
     page.go_back()
-    page.wait_for_function("() => location.pathname.endsWith('/01-computational-graphs/')")
-    page.wait_for_function(f"() => {RUN}?.blocks.length > 0 && "
-                           "document.querySelector('.bv-run').closest('article').querySelector('h1')")
+    # The URL changes at once; Material then fetches chapter 1 and swaps it in. Until widgets.js
+    # has bound it (BOUND), chapter 2's Run bars are still the page's.
+    page.wait_for_function(f"() => location.pathname.endsWith('/01-computational-graphs/') && {BOUND}")
     assert page.evaluate("() => window.bvSamePage === true")
     again, _ = run_block(page, 1)
     assert again["kind"] == "result" and not again["coldStart"], again

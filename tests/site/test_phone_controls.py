@@ -108,9 +108,16 @@ def test_every_kind_of_control_shows_a_focus_ring(browser, origin, scheme):
     page.wait_for_function("() => document.querySelector('.bv-stepper .bv-widget__leaf')")
     weak = {}
     for kind, selector in KINDS.items():
-        ring = page.evaluate("""selector => {
-            const el = [...document.querySelectorAll(selector)].find(e => e.getClientRects().length
+        ring = page.evaluate("""async selector => {
+            const shown = () => [...document.querySelectorAll(selector)].find(e => e.getClientRects().length
                 && getComputedStyle(e).visibility !== 'hidden');
+            // Material adds a code block's copy button when the block comes into view: bring one
+            // into view and wait for it (up to 5 s), rather than read the page before it is there.
+            for (let i = 0; i < 100 && !shown(); i++) {
+                document.querySelector('div.highlight')?.scrollIntoView({ block: 'center' });
+                await new Promise(resolve => setTimeout(resolve, 50));
+            }
+            const el = shown();
             if (!el) return null;
             // Tab onto it, as a keyboard does: focus the element before it in tab order, then Tab.
             el.scrollIntoView({ block: 'center' });
