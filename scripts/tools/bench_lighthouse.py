@@ -46,6 +46,19 @@ LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 COMPRESSED = {".html", ".css", ".js", ".mjs", ".json", ".svg", ".xml", ".txt", ".wasm", ".map"}
 
 
+class StaticHost(http.server.ThreadingHTTPServer):
+    """The benchmark's server: GzipHandler's files, one thread per connection. A browser that
+    drops a connection it no longer needs (Lighthouse closing its tab) is no error of the host's:
+    Python's server printed each such reset or broken pipe as a traceback between the rows of
+    figures. Any other error is printed as before."""
+
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            super().handle_error(request, client_address)
+
+
 class GzipHandler(http.server.SimpleHTTPRequestHandler):
     """A static host: files as they are, compressed with gzip when the browser accepts it, over
     connections kept open (HTTP/1.1) as every static host keeps them (GitHub Pages speaks
@@ -164,7 +177,7 @@ def main():
         sys.exit("Lighthouse is not installed: npm ci")
     pages = args.pages.split(",") if args.pages else [""] + sorted(
         p.parent.name for p in site.glob("*/index.html") if p.parent.name not in ("search", "_sources", "index"))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(GzipHandler, directory=site))
+    server = StaticHost(("127.0.0.1", 0), functools.partial(GzipHandler, directory=site))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     origin = f"http://127.0.0.1:{server.server_address[1]}"
     browser = chromium()

@@ -20,14 +20,13 @@ mostly a style and layout forced by its read of scrollX; its handler took 35-72 
 
 import argparse
 import functools
-import http.server
 import json
 import statistics
 import sys
 import threading
 from pathlib import Path
 
-from scripts.tools.bench_lighthouse import ROOT, GzipHandler, chromium
+from scripts.tools.bench_lighthouse import ROOT, GzipHandler, StaticHost, chromium
 
 CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline",
               "disabled-by-default-devtools.timeline.stack", "loading"]
@@ -123,7 +122,7 @@ def main():
     site = Path(args.site)
     if not (site / "index.html").exists():
         sys.exit(f"{site}: no built site (mkdocs build -d {site})")
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(GzipHandler, directory=site))
+    server = StaticHost(("127.0.0.1", 0), functools.partial(GzipHandler, directory=site))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     path = "" if args.page in ("", "index", "home") else f"{args.page}/"
     url = f"http://127.0.0.1:{server.server_address[1]}/{path}"
