@@ -115,6 +115,12 @@ def test_a_run_bar_fills_the_place_kept_for_it_and_nothing_below_moves(chromium,
         context.close()
     assert len(where[True]) > 20 and where[False] == where[True], [
         (n + 1, empty, filled) for n, (empty, filled) in enumerate(zip(where[False], where[True])) if empty != filled]
+    context = chromium.new_context(**device, java_script_enabled=False)  # no bar will come: no place kept
+    page = context.new_page()
+    page.goto(f"{origin}/04-engine/", wait_until="load")
+    heights = page.evaluate("() => [...document.querySelectorAll('.bv-run-slot')].map((s) => s.offsetHeight)")
+    context.close()
+    assert len(heights) > 20 and set(heights) == {0}, heights
 
 
 def test_run_on_a_block_in_the_middle_runs_the_blocks_before_it_and_shows_the_pages_output(chapter, site):
