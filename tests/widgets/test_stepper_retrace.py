@@ -91,7 +91,9 @@ def test_reset_cancels_a_trace_on_its_way_and_its_answer_is_dropped(chapter_1):
     keep_python_busy(page)
     press_run(widget, "w1", "-5")
     widget.get_by_role("button", name="Reset").click()
-    assert note(widget) == "Tracing cancelled: back to the page's values."
+    # and what the stop did: the trace waited behind the busy block, so nothing of it ran
+    said = wait_for_text(page, ".bv-stepper .bv-widget__leaf-note", r"Stopped")
+    assert said == "Tracing cancelled: back to the page's values. Stopped before it started: nothing of it ran."
     assert widget.get_by_label("w1", exact=True).input_value() != "-5"
     assert enabled(widget)["Next forward step"]
     # A second trace queues behind the cancelled one in the one Python: once it is drawn, the
@@ -114,7 +116,8 @@ def test_another_preset_cancels_a_trace_on_its_way(chapter_1):
     presets = widget.locator(".bv-widget__presets button")
     other = next(i for i in range(presets.count()) if presets.nth(i).get_attribute("aria-pressed") != "true")
     presets.nth(other).click()
-    assert note(widget) == "Tracing cancelled."
+    said = wait_for_text(page, ".bv-stepper .bv-widget__leaf-note", r"Stopped")
+    assert said == "Tracing cancelled. Stopped before it started: nothing of it ran."
     assert enabled(widget)["Next forward step"]
     presets.filter(has_text="the neuron").click()
     assert widget.get_by_label("w1", exact=True).input_value() != "-7"
@@ -148,6 +151,22 @@ def test_a_trace_graphviz_could_not_draw_says_it_was_traced_not_that_it_was_not(
     said = note(widget)
     assert said.startswith("Traced by micrograd, but the graph could not be drawn: "), said
     assert enabled(widget)["Next forward step"]  # the page's trace steps on
+    context.close()
+
+
+def test_a_trace_cancelled_while_python_loads_says_what_its_stop_did(browser, origin):
+    """A third read-only audit: Reset said only "Tracing cancelled: back to the page's values."
+    whatever its stop did to Python (here: stopped its load; once running: shut it down, so the
+    next Run starts it again and says so, and the note did not)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(origin + "/01-computational-graphs/")
+    widget = neuron(page)
+    press_run(widget, "w1", "-4")  # the page's first Python: it loads for seconds
+    widget.get_by_role("button", name="Reset").click()
+    said = wait_for_text(page, ".bv-stepper .bv-widget__leaf-note", r"Stopped")
+    assert said == ("Tracing cancelled: back to the page's values. Stopped while Python was still loading: "
+                    "nothing of it ran. The next Run starts loading it again."), said
     context.close()
 
 

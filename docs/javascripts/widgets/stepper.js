@@ -100,7 +100,10 @@ export async function init(root) {
       const answer = await retrace(built.presets[at], values, (text) => {
         if (tracing === mine) leafNote.textContent = text;
       }, leaves.querySelector("fieldset"), mine.signal);
-      if (tracing !== mine) return; // cancelled by Reset or another preset
+      if (tracing !== mine) { // cancelled by Reset or another preset: and what that did to Python
+        if (!tracing && answer.message) leafNote.textContent += ` ${answer.message}`;
+        return;
+      }
       if (answer.message) { settle(answer.message); show(step); return; }
       settle();
       data.presets[at] = { ...answer.preset, title: built.presets[at].title, values };
