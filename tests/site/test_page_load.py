@@ -114,12 +114,12 @@ AT_REST = """async () => {
 TRACE = ["devtools.timeline", "disabled-by-default-devtools.timeline.stack"]
 
 
-def forced_by_our_scripts(trace):
+def forced_by_our_scripts(events):
     """[(event, file under javascripts/, function, line)] of the style recalculations and
-    layouts that the site's own scripts forced, in a Chromium trace (JSON bytes). Material's
-    bundle and the packages the site serves are under assets/, not ours."""
+    layouts that the site's own scripts forced, in a Chromium trace's events (its "traceEvents"
+    list). Material's bundle and the packages the site serves are under assets/, not ours."""
     forced = []
-    for event in json.loads(trace)["traceEvents"]:
+    for event in events:
         if event.get("name") not in ("UpdateLayoutTree", "Layout"):
             continue
         data = event.get("args", {}).get("beginData") or event.get("args", {}).get("data") or {}
@@ -131,11 +131,11 @@ def forced_by_our_scripts(trace):
     return forced
 
 
-def bundle_evaluations(trace):
-    """[True or False for each evaluation of Material's bundle in a Chromium trace (JSON bytes):
+def bundle_evaluations(events):
+    """[True or False for each evaluation of Material's bundle in a Chromium trace's events:
     whether it ran inside the HTML parser's task (a ParseHTML event on the same thread around
     it), as a script at the end of the body without `defer` does]."""
-    events = [e for e in json.loads(trace)["traceEvents"] if e.get("ph") == "X" and "dur" in e]
+    events = [e for e in events if e.get("ph") == "X" and "dur" in e]
     parsing = [e for e in events if e["name"] == "ParseHTML"]
     return [any(p["tid"] == e["tid"] and p["ts"] <= e["ts"] <= p["ts"] + p["dur"] for p in parsing)
             for e in events if e["name"] == "EvaluateScript"
@@ -158,7 +158,8 @@ def record_load(browser, url, device):
             found = page.evaluate(AT_REST)
         finally:
             trace = browser.stop_tracing()
-        return {**found, "forced": forced_by_our_scripts(trace), "bundle": bundle_evaluations(trace)}
+        events = json.loads(trace)["traceEvents"]  # read once, for both
+        return {**found, "forced": forced_by_our_scripts(events), "bundle": bundle_evaluations(events)}
     finally:
         context.close()
 
