@@ -180,6 +180,8 @@ class SearchlessBrowser:
     browser tests cost, in tests that never search. Pages opened through this browser
     load the index's config (so the search box works, and finds nothing); the request is
     still made and seen. tests/site/test_browser.py searches the real index with `real`.
+    Its pages also bind every widget at load (BIND_AT_ONCE), unless opened with
+    bind_at_once=False.
     """
 
     def __init__(self, browser):
@@ -188,19 +190,29 @@ class SearchlessBrowser:
     def __getattr__(self, name):
         return getattr(self.real, name)
 
-    def new_context(self, **kwargs):
+    def new_context(self, bind_at_once=True, **kwargs):
         context = self.real.new_context(**kwargs)
         context.route(SEARCH_INDEX, _index_without_pages)
+        if bind_at_once:
+            context.add_init_script(BIND_AT_ONCE)
         if kwargs.get("java_script_enabled", True):
             context.on("page", _wait_for_widgets)
         return context
 
-    def new_page(self, **kwargs):
+    def new_page(self, bind_at_once=True, **kwargs):
         page = self.real.new_page(**kwargs)  # its own context, closed with the page
         page.route(SEARCH_INDEX, _index_without_pages)
+        if bind_at_once:
+            page.add_init_script(BIND_AT_ONCE)
         if kwargs.get("java_script_enabled", True):
             _wait_for_widgets(page)
         return page
+
+
+# A reader's page binds each widget as it comes near the viewport (docs/javascripts/shared/dom.js:
+# whenNear); a test acts at once, anywhere on the page, so its pages bind every widget at load.
+# Pages opened with bind_at_once=False bind as a reader's do (tests/widgets/test_bind_near.py).
+BIND_AT_ONCE = "window.bvBindAtOnce = true;"
 
 
 # widgets.js binds a page's widgets after its modules load, which the load event does not

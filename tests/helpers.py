@@ -235,7 +235,8 @@ def stepper_view(widget):
     })""")
 
 
-# True once widgets.js has bound every widget of the page shown (it marks the page so).
+# True once widgets.js has bound every widget of the page shown that is near the viewport (it marks
+# the page so): every widget, on the pages of the `browser` fixture (tests/conftest.py: BIND_AT_ONCE).
 BOUND = "document.documentElement.dataset.bvBound === location.pathname"
 
 

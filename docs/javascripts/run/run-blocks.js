@@ -31,7 +31,7 @@
 // worker outlives the page: widgets.js calls init() again on the chapter Material's instant
 // navigation brings, whose first Run finds Python already up.
 
-import { element, loadStylesheet } from "../shared/dom.js";
+import { element, loadStylesheet, whenNear } from "../shared/dom.js";
 import { MOD, loadEditor } from "../editor/editor-loader.js";
 
 const here = import.meta.url;
@@ -60,12 +60,22 @@ export function init(marker) {
   loadStylesheet(new URL("../../stylesheets/run-blocks.css", here).href);
   const page = { marker, lines, text: null, python: null, loading: null, blocks: [],
     store: `bv-run-edits:${location.pathname}` }; // sessionStorage: {n: {source, code}}
-  page.blocks = rendered.map((element, i) => setUpBlock(page, element, i));
+  page.blocks = rendered.map((code, i) => {
+    const state = { page, n: i + 1, code, line: lines[i], bar: null, index: null, source: null, skip: null,
+      figure: false, editor: null, editing: null, running: false };
+    code.runState = state;
+    return state;
+  });
   marker.runState = page; // the blocks and their state, for the browser tests
   const kept = savedEdits(page);
-  for (const state of page.blocks) {
-    if (kept[state.n]) makeEditable(state);
-  }
+  // Each block's bar comes when the block comes near the viewport (dom.js: whenNear; its
+  // place is kept meanwhile, run-blocks.css), and at once for a block holding an edit.
+  return Promise.all(page.blocks.map((state) => {
+    if (!kept[state.n]) return whenNear(state.code, () => setUpBar(state));
+    setUpBar(state);
+    makeEditable(state);
+    return undefined;
+  }));
 }
 
 function savedEdits(page) {
@@ -89,8 +99,10 @@ function saveEdit(page, n, source, code) {
   }
 }
 
-function setUpBlock(page, code, i) {
-  const n = i + 1;
+/** Block `state`'s Run bar, editor box, progress line and output, in its kept place. */
+function setUpBar(state) {
+  if (state.bar) return;
+  const { n, code } = state;
   const run = element("button", { type: "button", class: "md-button md-button--primary bv-run-run",
     "aria-label": `Run block ${n}`, title: n === 1 ? "Run this block" : `Run blocks 1 to ${n}, in order` });
   run.textContent = "Run";
@@ -107,14 +119,11 @@ function setUpBlock(page, code, i) {
   // Into the build's empty box after the block (scripts/pages/blocks.py: run_slots): added beside
   // the block, as children of the article, they made Chromium style the whole article again.
   code.nextElementSibling.append(host, bar, progress, output);
-
-  const state = { page, n, code, host, bar, run, edit, reset, progress, output, line: page.lines[i],
-    index: null, source: null, skip: null, figure: false, editor: null, editing: null, running: false };
-  code.runState = state;
+  edit.hidden = state.skip === true; // the page does not run it: nothing to edit (blocks.json, if loaded)
+  Object.assign(state, { host, bar, run, edit, reset, progress, output });
   run.addEventListener("click", () => runBlock(state));
   edit.addEventListener("click", () => makeEditable(state).then((editor) => editor?.focus()));
   reset.addEventListener("click", () => resetBlock(state));
-  return state;
 }
 
 /** Fetch blocks.json once, and give every block its export index, source, skip and figure. */
@@ -138,7 +147,7 @@ function loadExport(page) {
     visible.forEach((block, i) => {
       const state = page.blocks[i];
       Object.assign(state, { index: block.index, source: block.source, skip: block.skip, figure: block.figure });
-      if (block.skip) state.edit.hidden = true; // the page does not run it: nothing to edit
+      if (block.skip && state.bar) state.edit.hidden = true; // the page does not run it: nothing to edit
       const shown = state.code.querySelector("code")?.textContent ?? "";
       if (!block.skip && shown.trimEnd() !== block.source.trimEnd()) {
         console.error(`Run: block ${state.n} (line ${block.line}) shows other code than blocks.json holds`);

@@ -43,3 +43,42 @@ export function onEveryPage(fn) {
   if (pages?.subscribe) pages.subscribe(() => setTimeout(fn));
   else fn();
 }
+
+// Widgets are bound near the viewport, not at load: chapter 4's 33 Run bars, quizzes, exercises
+// and stepper each made the browser lay out and paint the whole page again (issue 27, item 6).
+// whenNear calls bind() once `element` (if hidden, the shown element before it) is within a
+// screen of the viewport, or at once with window.bvBindAtOnce (the browser tests); it resolves
+// when the element is first placed: to bind()'s promise if it was near, else to undefined.
+const waiting = new Map(); // element -> {target, placed, bind}
+let observer = null;
+export function whenNear(element, bind) {
+  if (/** @type {any} */ (window).bvBindAtOnce === true || !window.IntersectionObserver) {
+    return Promise.resolve().then(bind);
+  }
+  for (const waiter of waiting.keys()) if (!waiter.isConnected) waiting.delete(waiter); // a page gone
+  let target = element;
+  while (target.hidden) target = target.previousElementSibling ?? target.parentElement;
+  observer ??= new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      for (const [waiter, job] of waiting) {
+        if (job.target === entry.target) entry.isIntersecting ? bindNow(waiter) : job.placed();
+      }
+    }
+  }, { rootMargin: "100% 0px" });
+  return new Promise((placed) => {
+    waiting.set(element, { target, placed, bind: () => placed(Promise.resolve().then(bind)) });
+    observer.observe(target);
+  });
+}
+
+function bindNow(element) {
+  const job = waiting.get(element);
+  waiting.delete(element);
+  observer.unobserve(job.target); // another waiter on it is called in the same loop
+  job.bind();
+}
+
+// Binds every widget still waiting (widgets.js: at a reader's first Tab, which moves anywhere).
+export function bindWaiting() {
+  for (const element of [...waiting.keys()]) if (element.isConnected) bindNow(element);
+}
