@@ -27,7 +27,8 @@ onEveryPage(async () => {
     if (!elements.length) continue;
     elements.forEach((e) => bound.add(e));
     let loading = null; // the module, fetched when its first element comes near
-    const bind = (e) => () => (loading ??= import(module)).then((m) => m.init(e)).catch((error) => console.error(error));
+    const bind = (e) => () => (loading ??= import(module)).then((m) => m.init(e))
+      .catch((error) => console.error(error));
     binding.push(...elements.map((e) => (atOnce.has(selector) ? bind(e)() : whenNear(e, bind(e)))));
   }
   await Promise.all(binding);

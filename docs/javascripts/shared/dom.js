@@ -55,7 +55,9 @@ export function whenNear(element, bind) {
   if (/** @type {any} */ (window).bvBindAtOnce === true || !window.IntersectionObserver) {
     return Promise.resolve().then(bind);
   }
-  for (const waiter of waiting.keys()) if (!waiter.isConnected) waiting.delete(waiter); // a page gone
+  for (const [waiter, job] of waiting) { // a page gone: unobserved, it is freed
+    if (!waiter.isConnected) { waiting.delete(waiter); observer.unobserve(job.target); }
+  }
   let target = element;
   while (target.hidden) target = target.previousElementSibling ?? target.parentElement;
   observer ??= new IntersectionObserver((entries) => {
@@ -78,7 +80,7 @@ function bindNow(element) {
   job.bind();
 }
 
-// Binds every widget still waiting (widgets.js: at a reader's first Tab, which moves anywhere).
+// Binds every widget still waiting (widgets.js: at a reader's Tab, which moves anywhere).
 export function bindWaiting() {
   for (const element of [...waiting.keys()]) if (element.isConnected) bindNow(element);
 }

@@ -6,7 +6,7 @@
 // fold and a solution fold; widgets.js loads this module where a page has one.
 //
 // What loads when:
-//   page load       this file and exercise.css (a few KB)
+//   exercise near   this file and exercise.css (a few KB; widgets.js binds it a screen ahead)
 //   exercise near   editor.js (CodeMirror 6, bundled at build time; editor-loader.js)
 //   the first Run   python.js, its worker and Pyodide with the site's Python zip
 // so nothing heavy loads for a reader who only reads.
