@@ -186,8 +186,9 @@ def test_a_shared_link_restores_the_expression_and_a_crafted_one_is_only_data(pg
     evil, markup = quote('__import__("os")'), quote("<img src=x onerror=alert(1)>")
     crafted = f"{pg.origin}/playground/#e={evil}&v={markup}"
     other.goto(crafted, wait_until="load")  # only the fragment changes: playground.js fills the
-    # fields on hashchange, a task of its own, so wait for it rather than read the old values
-    other.wait_for_function("v => document.querySelector('#bv-pg-values').value === v",
+    # fields on hashchange, a task of its own, so wait for it rather than read the old values (and
+    # for the fields themselves: in CI once, they were not there when the wait first looked)
+    other.wait_for_function("v => document.querySelector('#bv-pg-values')?.value === v",
                             arg="<img src=x onerror=alert(1)>")
     assert other.locator("#bv-pg-values").input_value() == "<img src=x onerror=alert(1)>"
     assert other.locator("img[src=x]").count() == 0

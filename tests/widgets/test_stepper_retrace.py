@@ -163,6 +163,9 @@ def test_a_trace_cancelled_while_python_loads_says_what_its_stop_did(browser, or
     page.goto(origin + "/01-computational-graphs/")
     widget = neuron(page)
     press_run(widget, "w1", "-4")  # the page's first Python: it loads for seconds
+    # Reset once the load has begun: pressed before the trace reached python.js (CI, once), the
+    # stop rightly said "Stopped before it started"
+    wait_for_text(page, ".bv-stepper .bv-widget__leaf-note", r"Loading Python|Downloading Python|Starting Python")
     widget.get_by_role("button", name="Reset").click()
     said = wait_for_text(page, ".bv-stepper .bv-widget__leaf-note", r"Stopped")
     assert said == ("Tracing cancelled: back to the page's values. Stopped while Python was still loading: "
