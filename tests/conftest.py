@@ -14,34 +14,55 @@ from urllib.parse import urlsplit
 import pytest
 
 from scripts import ROOT
-from tests import helpers
+from tests import browser_pool, helpers, schedule
 from tests.chapter_page import ORDER, block, measured
 from tests.helpers import BOUND, BROWSER_ARGS, foreign, mkdocs_build, recorded, serve_site
 
-# The order in which pytest-xdist hands out modules (pyproject.toml: --no-loadscope-reorder).
-# The longest first, by their worker seconds in a full run (junit), and the short ones fill in
-# around them, so both workers finish together (by test count, xdist's own order, the browser
-# modules came last and one worker ran alone for a minute). A worker is handed the next module
-# when it has two tests or fewer left. test_browser goes first, so one worker builds the site at
-# once (20 s); the other meanwhile runs modules that need no site (the linters, the reader's
-# engine in CPython, the quizzes' builds: 15 s), then the notebooks-anywhere test. That test
-# went first before: uv made its Jupyter environment in 2 s, then it waited for the build (its
-# junit time 62 s; 53 s behind the linters alone). Then the browser modules that take 30 to 90 s,
-# then those that need no site (the engine, chapter 10's examples, the prose numbers).
-# tests/tools/test_docs_paths.py fails if a name here is not a file.
-LONGEST = ["tests/site/test_browser.py", "tests/tools/test_lint.py", "tests/your_engine/test_your_engine.py",
-           "tests/widgets/test_quizzes.py", "tests/notebooks/test_notebooks_anywhere.py",
-           "tests/your_engine/test_your_engine_browser.py", "tests/figures/test_phone_figures.py",
-           "tests/run/test_copy.py", "tests/exercises/test_exercises_browser.py", "tests/python/test_box_python.py",
-           "tests/run/test_run_browser.py", "tests/python/test_box_browser.py", "tests/python/test_box_runs.py",
-           "tests/widgets/test_widgets.py", "tests/engine/test_engine.py", "docs/10-under-the-hood.md",
-           "tests/pages/test_prose_numbers.py", "tests/notebooks/test_notebook.py",
-           "tests/engine/test_engine_numerics.py"]
+# --- The run's schedule, markers and figures ------------------------------------------------
+# Modules are handed to pytest-xdist's workers longest first, by the last run's own timings
+# (tests/schedule.py). Every test that drives Chromium is marked `browser`, whatever fixture
+# brings it; `network` is marked by hand (pyproject.toml lists both): `pytest -m "not browser"`
+# is the quick loop for the Python side.
+BROWSER_FIXTURES = {"browser", "chromium", "cold_browser", "page", "chapter"}
+_timings = schedule.Timings()
+_tally = dict.fromkeys(browser_pool.tally, 0)  # the workers' browser_pool.tally, added up
 
 
-def pytest_collection_modifyitems(items):
-    rank = {name: n for n, name in enumerate(LONGEST)}
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(LONGEST)))  # stable
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
+    cache = getattr(config, "cache", None)  # None under -p no:cacheprovider
+    schedule.order(items, cache.get(schedule.SECONDS_KEY, {}) if cache else {})
+
+
+def pytest_runtest_logreport(report):
+    _timings.add(report)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    config = session.config
+    if hasattr(config, "workeroutput"):  # a pytest-xdist worker: the controller adds the figures up
+        config.workeroutput["bv_tally"] = dict(browser_pool.tally)
+        return
+    whole = not (config.option.keyword or config.option.markexpr or config.option.maxfail)
+    if getattr(config, "cache", None) and whole and exitstatus in (0, 1) and _timings.seconds:
+        config.cache.set(schedule.SECONDS_KEY, _timings.merged(config.cache.get(schedule.SECONDS_KEY, {})))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):  # pytest-xdist's controller, as each worker ends
+    for name, count in getattr(node, "workeroutput", {}).get("bv_tally", {}).items():
+        _tally[name] += count
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    tally = _tally if getattr(config.option, "numprocesses", None) else browser_pool.tally
+    if any(tally.values()):
+        terminalreporter.write_line(
+            f"browser: {tally['contexts']} contexts made, {tally['leases']} lent, "
+            f"{tally['python_starts']} Python workers started")
 
 
 @pytest.fixture(scope="session")
@@ -173,7 +194,8 @@ def _index_without_pages(route):
 
 
 class SearchlessBrowser:
-    """A Playwright Browser whose pages get Material's search index with no page in it.
+    """A Playwright Browser whose pages get Material's search index with no page in it, each
+    context made new (cold: an empty HTTP cache; the `cold_browser` fixture).
 
     On every page load Material builds its search index in a web worker: 1.2 s of
     Chromium's CPU per load for this site's 264 KB index, over a third of what the
@@ -195,18 +217,46 @@ class SearchlessBrowser:
         context.route(SEARCH_INDEX, _index_without_pages)
         if bind_at_once:
             context.add_init_script(BIND_AT_ONCE)
-        if kwargs.get("java_script_enabled", True):
-            context.on("page", _wait_for_widgets)
+        js = kwargs.get("java_script_enabled", True)
+        context.on("page", lambda page: _prepare_page(page, js))
+        browser_pool.tally["contexts"] += 1
         return context
 
     def new_page(self, bind_at_once=True, **kwargs):
-        page = self.real.new_page(**kwargs)  # its own context, closed with the page
-        page.route(SEARCH_INDEX, _index_without_pages)
-        if bind_at_once:
-            page.add_init_script(BIND_AT_ONCE)
-        if kwargs.get("java_script_enabled", True):
-            _wait_for_widgets(page)
+        context = self.new_context(bind_at_once, **kwargs)
+        page = context.new_page()
+        close = page.close
+        page.close = lambda **options: (close(**options), context.close())[0]
         return page
+
+
+class WarmBrowser(SearchlessBrowser):
+    """The `browser` fixture: a SearchlessBrowser whose contexts come from a pool kept for the
+    worker's whole run (tests/browser_pool.py), so Chromium's HTTP cache and the WebAssembly
+    it compiled stay warm from test to test. new_context() lends one (a Lease: close() clears
+    what the pages kept and gives it back); new_page() lends one to the page alone."""
+
+    def __init__(self, browser):
+        super().__init__(browser)
+        self.pool = browser_pool.Pool(lambda options: SearchlessBrowser.new_context(self, **options))
+
+    def new_context(self, bind_at_once=True, **kwargs):
+        return browser_pool.Lease(self.pool, {"bind_at_once": bind_at_once, **kwargs})
+
+    def new_page(self, bind_at_once=True, **kwargs):
+        lease = self.new_context(bind_at_once, **kwargs)
+        page = lease.new_page()
+        close = page.close
+        page.close = lambda **options: (close(**options), lease.close())[0]
+        return page
+
+
+def _prepare_page(page, javascript):
+    """What every test page gets: its Python starts counted; with JavaScript, page.goto and
+    page.reload that return once the page's widgets are bound."""
+    browser_pool.count_python_starts(page)
+    if javascript:
+        _wait_for_widgets(page)
 
 
 # A reader's page binds each widget as it comes near the viewport (docs/javascripts/shared/dom.js:
@@ -234,8 +284,9 @@ def _wait_for_widgets(page):
 
 @pytest.fixture(scope="session")
 def browser():
-    """Debian's Chromium under Playwright (never a browser Playwright downloads), as a
-    SearchlessBrowser: `browser.real` is the unchanged one."""
+    """Debian's Chromium under Playwright (never a browser Playwright downloads), one per
+    pytest-xdist worker, as a WarmBrowser: its contexts are lent from a pool and come back
+    with their storage cleared and their HTTP cache warm. `browser.real` is the unchanged one."""
     path = helpers.chromium()
     if not Path(path).exists():
         pytest.skip(f"Chromium is not installed at {path}: `bash scripts/dev.sh test` installs it "
@@ -244,8 +295,18 @@ def browser():
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=path, args=BROWSER_ARGS)
-        yield SearchlessBrowser(browser)
+        warm = WarmBrowser(browser)
+        yield warm
+        warm.pool.close()
         browser.close()
+
+
+@pytest.fixture()
+def cold_browser(browser):
+    """The same Chromium, each context made new with an empty HTTP cache, for a test that must
+    meet the site as a first visit does (Python downloaded and compiled, say): it costs such a
+    test 1.5-2 s, which the other tests do not pay."""
+    return SearchlessBrowser(browser.real)
 
 
 @pytest.fixture(scope="session")

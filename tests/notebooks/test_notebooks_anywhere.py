@@ -34,6 +34,8 @@ from scripts.notebooks.chapter_notebook import ANSWER_TAG
 from scripts.reader.exercise_format import load
 from tests.helpers import page_urls, serve_site
 
+pytestmark = pytest.mark.network  # uv and the notebooks' pip install from PyPI
+
 JUPYTER = ["ipykernel", "nbclient"]  # all the fresh environment has, besides pip
 TORCH_REASON = "PyTorch is not installed: pip install torch"
 

@@ -140,13 +140,3 @@ def test_a_stale_path_is_found_with_its_line_and_a_placeholder_or_a_glob_is_not(
 def test_paths_end_before_punctuation_and_urls_are_not_paths():
     text = "See scripts/dev.sh, docs/index.md. Or https://github.com/x/tests/y and (micrograd/engine.py)."
     assert [token for _, token in paths(text)] == ["scripts/dev.sh", "docs/index.md", "micrograd/engine.py"]
-
-
-def test_the_suite_order_names_only_modules_that_exist():
-    """tests/conftest.py hands pytest-xdist the longest modules first (LONGEST): a module moved
-    or renamed while the list still names it silently loses its place, and one worker runs
-    alone at the end."""
-    from tests.conftest import LONGEST
-
-    assert [name for name in LONGEST if not (ROOT / name).is_file()] == []
-    assert len(set(LONGEST)) == len(LONGEST)

@@ -31,7 +31,7 @@ def test_a_chosen_files_name_shows_its_invisible_characters_and_is_cut(browser, 
     assert "\u202e" not in page.locator("body").inner_text()
     height = page.locator(".bv-engine__status").bounding_box()["height"]
     assert height < 150, height  # four lines at 1280 px (96 px measured), not 600 px
-    page.context.close()
+    page.close()
 
 
 def test_an_engines_message_shows_its_invisible_characters_and_a_full_storage_keeps_the_verdict(browser, origin):
@@ -77,7 +77,7 @@ def test_an_engine_longer_than_the_limit_is_refused_not_cut(browser, origin):
         "Your code is 250,036 characters; an engine here may have at most 200,000 (a Value class is a few "
         "thousand). Nothing was changed.")
     assert "You have no engine yet" in switch(page)["status"] or "micrograd" in switch(page)["status"]
-    page.context.close()
+    page.close()
 
 
 def test_the_map_says_what_it_did_not_check(browser, origin):
@@ -117,7 +117,7 @@ def test_clearing_chapter_4_takes_its_engine_off_the_switch_and_undo_puts_it_bac
     """A third read-only audit: after chapter 4's Clear, which forgets the whole-engine exercise's
     pass, the switch still said Runs used the reader's engine, over Runs that said "Ran on
     micrograd." (nothing told it)."""
-    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(origin + "/04-engine/")
     source = engines.source("book")
     page.evaluate("""async source => {
@@ -135,7 +135,7 @@ def test_clearing_chapter_4_takes_its_engine_off_the_switch_and_undo_puts_it_bac
     assert switch(page)["status"].startswith(NO_ENGINE)
     page.locator(".bv-progress__undo").click()
     assert switch(page)["status"].startswith(f"{ON_YOURS}: {PASSED_ENGINE}")
-    page.context.close()
+    page.close()
 
 
 def test_with_storage_refused_a_passed_whole_engine_is_the_readers_engine_for_the_visit(browser, origin):

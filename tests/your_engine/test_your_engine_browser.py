@@ -26,8 +26,8 @@ RUN = "document.querySelector('.bv-run').runState"
 
 
 def engine_page(browser, origin, **context):
-    """A new reader (a context of their own: no engine, no storage) on the Your engine page."""
-    page = browser.new_context(viewport={"width": 1280, "height": 900}, **context).new_page()
+    """A new reader (a page of their own, nothing stored: tests/conftest.py) on the Your engine page."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, **context)
     page.goto(origin + "/your-engine/")
     page.wait_for_function(f"() => {MAP}", timeout=30_000)
     return page
@@ -43,7 +43,7 @@ def reader(browser, origin):
     page = engine_page(browser, origin)
     page.python_up = False
     yield page
-    page.context.close()
+    page.close()
 
 
 def give_engine(page, name, how="paste"):
@@ -118,7 +118,7 @@ def test_the_switch_is_on_every_page_kept_across_pages_and_a_reload_and_every_re
     print(f"\nFirst Run after switching, Python up (budget 0.5 s): to micrograd {ms_micrograd / 1000:.2f} s, "
           f"to your engine {ms_yours / 1000:.2f} s")
 
-    page.context.close()
+    page.close()
 
 
 @pytest.mark.parametrize(("name", "how"), [("book", "paste"), ("lecture", "file")])
@@ -167,7 +167,7 @@ def assign_map(browser, origin):
     page = engine_page(browser, origin, color_scheme="light")
     give_engine(page, "assign")
     yield page, run_book(page)
-    page.context.close()
+    page.close()
 
 
 @pytest.mark.parametrize("name", BUGS)
@@ -302,7 +302,7 @@ def pass_whole_engine(page):
 
 
 def test_a_passed_whole_engine_exercise_is_your_engine_and_code_without_a_value_is_refused(browser, origin):
-    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(origin + "/04-engine/")
     page.get_by_role("radio", name="your engine", exact=True).check()
     assert "You have no engine yet" in switch(page)["status"], "an exercise not yet passed is no engine"
@@ -331,7 +331,7 @@ def test_a_passed_whole_engine_exercise_is_your_engine_and_code_without_a_value_
     assert re.fullmatch(r"Stopped in .+: Stopped\. Python was shut down; the next Run starts it again\. The map "
                         r"shows the chapters before it\.", status), status
     assert page.evaluate(f"() => {MAP}.timing") is None
-    page.context.close()
+    page.close()
 
 
 def test_passing_the_whole_engine_exercise_with_the_switch_on_your_engine_updates_the_switch_at_once(
@@ -339,7 +339,7 @@ def test_passing_the_whole_engine_exercise_with_the_switch_on_your_engine_update
     """The switch on "your engine" with no engine yet says so; passing chapter 4's whole-engine
     exercise then makes its code the engine, and the switch says so without a toggle or a reload
     (before, it said "You have no engine yet" until one), and the next Run runs on it."""
-    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(origin + "/04-engine/")
     page.get_by_role("radio", name="your engine", exact=True).check()
     assert "You have no engine yet" in switch(page)["status"]
@@ -349,7 +349,7 @@ def test_passing_the_whole_engine_exercise_with_the_switch_on_your_engine_update
     assert "the code that passed your whole-engine exercise (chapter 4)" in switch(page)["status"]
     progress, _ = run_block(page, 1)
     assert progress.endswith("Ran on your engine."), progress
-    page.context.close()
+    page.close()
 
 
 def test_an_edit_after_passing_the_whole_engine_exercise_leaves_the_switch_and_every_run_on_the_code_that_passed(
@@ -358,7 +358,7 @@ def test_an_edit_after_passing_the_whole_engine_exercise_leaves_the_switch_and_e
     kept by the page as typed) changes neither what the switch says nor what a Run runs on, before
     and after a reload. Before, the switch went on saying "your engine" while the next Run said
     "Ran on micrograd." (the edited code had no check, so micrograd ran)."""
-    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(origin + "/04-engine/")
     pass_whole_engine(page)
     page.get_by_role("radio", name="your engine", exact=True).check()
@@ -378,7 +378,7 @@ def test_an_edit_after_passing_the_whole_engine_exercise_leaves_the_switch_and_e
         ran = "your engine" if "run on your engine:" in status else "micrograd"
         assert progress.endswith(f"Ran on {ran}."), (when, status, progress)  # the switch says what ran
         assert (status, ran) == (passed, "your engine"), when  # and that is the code that passed
-    page.context.close()
+    page.close()
 
 
 def test_a_result_your_engine_changed_says_your_engine_ran_before_it_names_the_python_version(browser, origin):
@@ -395,7 +395,7 @@ def test_a_result_your_engine_changed_says_your_engine_ran_before_it_names_the_p
     assert re.fullmatch(r"1 of \d+ results differ from the page's: marked, with the page's after “page:”\. "
                         r"This Run used your engine; the page's results are micrograd's\.( The page ran in .+)?",
                         summary), summary
-    page.context.close()
+    page.close()
 
 
 # An engine that passes its check and has no Value when a Run uses it (a hostile audit's; a flaky
@@ -430,7 +430,7 @@ def test_an_engine_that_fails_after_its_check_stops_the_run_without_blaming_the_
     assert "This Run stopped on an error: EngineError: your engine's Value is an object of type int, " \
            "not a class" in shown, shown
     assert "The page asked" not in shown
-    page.context.close()
+    page.close()
 
 
 # Two engines whose 32-bit FNV-1a hashes are the same (f5fa9e14), found by a hostile reader's
@@ -449,7 +449,7 @@ def test_a_check_is_kept_for_its_own_code_so_another_text_is_checked_again(brows
         wait_for_text(page, ".bv-map__status", r"passed its check|did not pass", timeout=120_000)
         assert said in page.locator(".bv-map__status").text_content(), (text, said)
     assert switch(page)["status"].startswith("Every Run still runs on micrograd"), switch(page)
-    page.context.close()
+    page.close()
 
 
 def to_the_end(widget):
@@ -526,7 +526,7 @@ def test_a_stepper_and_the_playground_run_on_a_buggy_engine_show_its_numbers_and
     assert progress.endswith("Ran on your engine."), progress
     print(f"\nPlayground, first Draw and check after switching, Python up (budget 0.5 s): to micrograd "
           f"{ms_micrograd / 1000:.2f} s, to your engine {ms_yours / 1000:.2f} s")
-    page.context.close()
+    page.close()
 
 
 # An edit that replaces micrograd's Value.__mul__ with a function needing the edit's own names
