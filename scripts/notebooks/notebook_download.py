@@ -2,7 +2,8 @@
 
 for_download(notebook, page_url, wheel_url): a notebook with a first cell that
 installs what it needs (the engine from the site's wheel, scripts/notebooks/wheel.py, pinned
-by its sha256, and the packages it imports), its links made addresses on the site.
+by its sha256, and the packages it imports), its links made addresses on the site;
+served(notebook, site_url, page_url) gives it those addresses from the site's and the page's.
 download_notebook(path): a notebook chapter (jupytext percent format) as its
 download, before that.
 """
@@ -17,6 +18,7 @@ import jupytext
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell
 
+from scripts.notebooks import wheel
 from scripts.notebooks.chapter_notebook import (
     EXERCISE_MAGICS,
     FOLDED,
@@ -163,6 +165,14 @@ def for_download(notebook, page_url, wheel_url):
     ]
     number_cells(notebook.cells)
     return nbformat.writes(notebook)
+
+
+def served(notebook, site_url, page_url):
+    """for_download(notebook, ...) for the page at `page_url` (relative to `site_url`, e.g.
+    "04-engine/") of the site at `site_url` (e.g. "https://example.org/book/"): its address
+    urljoin(site_url, page_url), and the engine's wheel at wheel.url(site_url). JSON text.
+    Raises ValueError if site_url is empty (wheel.url), and what for_download raises."""
+    return for_download(notebook, urljoin(site_url, page_url), wheel.url(site_url))
 
 
 # An inline link or image, [text](target) or [text](target "title"), and an HTML href or src

@@ -17,7 +17,12 @@ from sybil import Document
 from scripts import ROOT
 from scripts.notebooks import notebook_exercises, wheel
 from scripts.notebooks.chapter_notebook import ANSWER_TAG, EXERCISE_MAGICS, QUIET, chapter_notebook
-from scripts.notebooks.notebook_download import download_notebook, for_download, install_cell
+from scripts.notebooks.notebook_download import (
+    download_notebook,
+    for_download,
+    install_cell,
+    served,
+)
 from scripts.notebooks.training_notebook import kernel_config
 from scripts.reader import exercise_runner
 from scripts.reader.exercise_format import load
@@ -177,6 +182,16 @@ def test_the_wheels_address_names_its_sha256_which_pip_checks():
     assert address == (f"https://example.org/book/downloads/{built.name}"
                        f"#sha256={hashlib.sha256(built.read_bytes()).hexdigest()}")
     assert f'"backprop-verified[draw] @ {address}"' in install_cell([], address)
+
+
+def test_a_served_notebook_is_at_its_pages_address_and_installs_the_sites_pinned_wheel():
+    """served(): what the build serves for a page (scripts/build/hooks/pages.py, notebook.py)."""
+    body = nbformat.writes(nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("[home](../)")]))
+    download = served(body, "https://example.org/book/", "04-engine/")
+    assert download == for_download(body, PAGE_URL, wheel.url("https://example.org/book/"))
+    assert "[home](https://example.org/book/)" in download
+    with pytest.raises(ValueError, match="site_url is not set"):
+        served(body, "", "04-engine/")
 
 
 def test_the_wheel_holds_the_exercise_grader_at_its_repository_paths():

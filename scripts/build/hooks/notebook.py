@@ -14,7 +14,6 @@ rules of mkdocs-jupyter's stylesheet it uses (scripts/pages/notebook_css.py).
 import posixpath
 import subprocess
 import sys
-from urllib.parse import urljoin
 
 import _repository  # noqa: F401  (scripts/build/hooks/_repository.py: `scripts` importable)
 from mkdocs.exceptions import PluginError
@@ -23,8 +22,7 @@ from mkdocs.structure.files import File
 
 from scripts import ROOT
 from scripts.build.site_build import SiteBuild
-from scripts.notebooks import wheel
-from scripts.notebooks.notebook_download import download_notebook, for_download
+from scripts.notebooks.notebook_download import download_notebook, served
 from scripts.notebooks.training_notebook import notebook_chapters, site_notebook_path
 from scripts.pages import notebook_css, notebook_plots
 
@@ -45,8 +43,7 @@ def on_files(files, config):
         files.append(File(prepared.name, str(prepared.parent), config["site_dir"], config["use_directory_urls"]))
         stem = prepared.stem
         url = File(f"{stem}.md", config["docs_dir"], config["site_dir"], config["use_directory_urls"]).url
-        download = for_download(download_notebook(source.abs_src_path), urljoin(config["site_url"], url),
-                                wheel.url(config["site_url"]))
+        download = served(download_notebook(source.abs_src_path), config["site_url"], url)
         files.append(File.generated(config, f"{stem}/{stem}.ipynb", content=download))
     return files
 

@@ -4,7 +4,7 @@ The runs (scripts/build/page_runs.py: each page in a fresh process, cached on it
 code it runs) start as a future when the build starts, beside the training notebook's, and are
 collected in on_files: the build's one computation of them (scripts/build/site_build.py), which
 progress.json reads too. Their files (figures, traces, the page as a notebook, with
-the install cell of scripts.notebooks.notebook_download.for_download, which the cached run leaves
+the install cell of scripts.notebooks.notebook_download.served, which the cached run leaves
 out: it does not depend on site_url) enter the build through File.generated, never
 written into docs/. A failing example or directive fails the build with
 docs/<page>.md:<line>, and so does a number in the prose without an exact source: each one
@@ -15,7 +15,6 @@ MkDocs renders it again.
 
 import multiprocessing.forkserver
 import os
-from urllib.parse import urljoin
 
 import _repository  # noqa: F401  (scripts/build/hooks/_repository.py: `scripts` importable)
 from mkdocs.exceptions import PluginError
@@ -23,8 +22,7 @@ from mkdocs.structure.files import File
 
 from scripts.build.page_runs import PageError, fork_server, place_outputs
 from scripts.build.site_build import SiteBuild
-from scripts.notebooks import wheel
-from scripts.notebooks.notebook_download import for_download
+from scripts.notebooks.notebook_download import served
 from scripts.pages.number_sources import NumberSourceError, link_numbers
 
 os.environ.setdefault("MPLBACKEND", "Agg")  # the pages' and the notebooks' processes draw to files
@@ -54,8 +52,7 @@ def on_files(files, config):
             os.remove(page.abs_dest_path)
         for uri, content in sorted(run.result["files"].items()):
             if uri.endswith(".ipynb"):  # the page as a notebook: with its install cell
-                content = for_download(content, urljoin(config["site_url"], page.url),
-                                       wheel.url(config["site_url"]))
+                content = served(content, config["site_url"], page.url)
             files.append(File.generated(config, uri, content=content))
     return files
 
