@@ -10,7 +10,8 @@ rebuild under `serve` too), so nothing of one build reaches the next. It holds:
 - the Markdown pages' runs (scripts.build.page_runs.runs), started once per build in a thread of
   their own: page_runs() is the same Future for every hook that asks (the pages hook starts it
   when the build starts, progress.json reads it at the end);
-- the notebook chapters' runs, one process each (start(), started(): jobs named by the hook);
+- the notebook chapters' runs, one process each (start(), started(): jobs that
+  scripts/build/notebook_runs.py names);
 - the site's Python zip, which every page names with its hash (python_zip);
 - each page's links to its source and to itself as a notebook (page_links).
 """

@@ -1,10 +1,14 @@
 """The MkDocs hooks (scripts/build/hooks/) share one build's state, scripts/build/site_build.py's
 SiteBuild: made for each build's config, so nothing of one build reaches the next (MkDocs loads
 a hook once per process: `serve` and a test build many times with the same modules), and the
-Markdown pages' runs computed once per build, for the pages and for progress.json alike."""
+Markdown pages' runs computed once per build, for the pages and for progress.json alike. The
+notebook chapters' runs are jobs of the same build (scripts/build/notebook_runs.py)."""
 
 import json
 import re
+import subprocess
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from mkdocs.commands.build import build
@@ -12,7 +16,7 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 
 from scripts import ROOT
-from scripts.build import page_runs
+from scripts.build import notebook_runs, page_runs
 from scripts.build.site_build import SiteBuild
 from scripts.pages.quizzes import quiz_id
 
@@ -81,3 +85,45 @@ def test_a_failing_page_fails_the_build_with_its_page_and_line(tmp_path, caplog)
     with pytest.raises(Abort):
         build(load_config(str(config), site_dir=str(tmp_path / "site"), strict=True))
     assert re.search(r"docs/01-broken\.md:4: .*ZeroDivisionError", caplog.text, re.DOTALL), caplog.text
+
+
+@pytest.fixture
+def notebooks(tmp_path, monkeypatch):
+    """Two notebook chapters in tmp_path/docs whose runs are recorded, not run: each run's
+    process ends with the returncode and stderr in `ended`; a chapter's prepared notebook is
+    cached when tmp_path/prepared/<its name> exists."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in ["06-training.py", "07-more.py"]:
+        (docs / name).write_text("# %%\n1\n", encoding="utf-8")
+    (tmp_path / "prepared").mkdir()
+    ran, ended = [], {"returncode": 0, "stderr": ""}
+
+    def run(command, **kwargs):
+        ran.append(Path(command[-1]).name)
+        return subprocess.CompletedProcess(command, ended["returncode"], "", ended["stderr"])
+
+    monkeypatch.setattr(notebook_runs, "site_notebook_path", lambda path: tmp_path / "prepared" / Path(path).name)
+    monkeypatch.setattr(notebook_runs, "subprocess", SimpleNamespace(run=run))
+    return SimpleNamespace(docs=docs, prepared=tmp_path / "prepared", ran=ran, ended=ended)
+
+
+def test_a_notebook_not_cached_starts_with_the_build_once_and_is_waited_for(notebooks):
+    (notebooks.prepared / "07-more.py").touch()
+    build = SiteBuild(notebooks.docs)
+    notebook_runs.start_uncached(build, notebooks.docs)
+    training, more = notebooks.docs / "06-training.py", notebooks.docs / "07-more.py"
+    assert notebook_runs.prepared(build, str(training)) == notebooks.prepared / "06-training.py"
+    assert notebook_runs.prepared(build, str(more)) == notebooks.prepared / "07-more.py"  # cached
+    assert notebooks.ran == ["06-training.py"]  # once: prepared() waited for the run started
+    notebook_runs.prepared(SiteBuild(notebooks.docs), training)  # another build: a run of its own
+    assert notebooks.ran == ["06-training.py"] * 2
+
+
+def test_a_failed_notebook_run_names_its_end_of_stderr(notebooks):
+    notebooks.ended.update(returncode=1, stderr="x" * 9000 + "ZeroDivisionError: division by zero\n")
+    with pytest.raises(notebook_runs.NotebookFailed) as failed:
+        notebook_runs.prepared(SiteBuild(notebooks.docs), notebooks.docs / "06-training.py")
+    message = str(failed.value)
+    assert message.startswith("the notebook failed\n") and message.endswith("ZeroDivisionError: division by zero\n")
+    assert len(message) == len("the notebook failed\n") + notebook_runs.STDERR_SHOWN
