@@ -160,6 +160,32 @@ def test_a_page_named_with_edit_links_to_its_own_source(tmp_path):
     assert "a·b, a minus: −3" in shown
 
 
+def test_each_page_source_is_served_as_it_is_and_as_html_linked_from_the_page(tmp_path):
+    """scripts/build/sources.py's page_sources: a notebook chapter's source is its jupytext file,
+    the path shown is the file's in the repository, and every link is relative to its page."""
+    from scripts.build.sources import page_sources
+
+    docs = tmp_path / "content"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Home\n", encoding="utf-8")
+    (docs / "04-engine.md").write_text("# Engine\n\na·b < −3\n", encoding="utf-8")
+    (docs / "06-training.py").write_text("# %%\n1\n", encoding="utf-8")
+    pages = [("index.md", "./"), ("04-engine.md", "04-engine/"), ("06-training.ipynb", "06-training/")]
+    home, engine, training = page_sources(pages, docs, tmp_path / "mkdocs.yml")
+    assert (engine.src_uri, engine.path) == ("04-engine.md", docs / "04-engine.md")
+    assert (engine.raw_uri, engine.html_uri) == ("_sources/04-engine.md.txt", "_sources/04-engine.md.html")
+    assert engine.links == {"page_source_url": "../_sources/04-engine.md.html",
+                            "page_notebook_url": "04-engine.ipynb"}
+    assert "<title>content/04-engine.md · source" in engine.html and "a·b &lt; −3" in engine.html
+    assert 'href="../04-engine/"' in engine.html and 'href="04-engine.md.txt" download="04-engine.md"' in engine.html
+    assert training.path == docs / "06-training.py" and training.raw_uri == "_sources/06-training.py.txt"
+    assert training.links["page_notebook_url"] == "06-training.ipynb"
+    assert home.links == {"page_source_url": "_sources/index.md.html", "page_notebook_url": "index/index.ipynb"}
+    assert 'href="../"' in home.html
+    (unnamed,) = page_sources(pages[1:2], docs, None)  # no mkdocs.yml: shown under docs/
+    assert "<title>docs/04-engine.md · source" in unnamed.html
+
+
 def test_a_figure_that_cannot_be_drawn_fails_the_build_with_page_and_line(tmp_path):
     docs = tmp_path / "docs"
     docs.mkdir()
