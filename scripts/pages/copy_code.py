@@ -10,8 +10,8 @@ the block's code only (as sphinx-copybutton copies a Sphinx doctest), and
 otherwise highlights exactly as SuperFences' own fence does: the rendered page
 looks the same, and an ordinary block copies as it is.
 
-scripts/build/hooks/copy_code.py registers the fence (MkDocs cannot import `scripts`
-while it reads mkdocs.yml, so `!!python/name:` cannot name it there).
+scripts/build/hooks/copy_code.py registers the fences with add_custom_fences (MkDocs cannot
+import `scripts` while it reads mkdocs.yml, so `!!python/name:` cannot name them there).
 tests/run/test_copy.py clicks every copy button of the built site and runs what it copied.
 
 (Named copy_code, not copy: `python scripts/<tool>.py` puts scripts/ first on sys.path,
@@ -28,6 +28,7 @@ from scripts.reader.reader_code import is_doctest
 # The info strings of the fences scripts/pages/examples.py runs (its PYTHON_INFO), each one a
 # SuperFences custom fence; docs/javascripts/run/run-blocks.js finds the same four.
 LANGUAGES = ("python", "python3", "py", "pycon")
+SUPERFENCES = "pymdownx.superfences"
 
 _PARSER = doctest.DocTestParser()
 
@@ -83,3 +84,21 @@ def custom_fences():
     """
     return [{"name": name, "class": "highlight", "format": format_python, "validator": highlight_validator}
             for name in LANGUAGES]
+
+
+def add_custom_fences(extensions, configs):
+    """Register custom_fences() with pymdownx.superfences in one Markdown setup, MkDocs' config:
+    `extensions`, the extensions' names (markdown_extensions), and `configs`, their settings by
+    name (mdx_configs), whose SUPERFENCES entry gains the fences in its custom_fences. Returns None.
+
+    Raises ValueError if SUPERFENCES is not in `extensions`, or if `configs` already gives it a
+    custom fence named as one of LANGUAGES: that fence would not be format_python's.
+    """
+    if SUPERFENCES not in extensions:
+        raise ValueError(f"scripts/build/hooks/copy_code.py needs {SUPERFENCES} in mkdocs.yml's markdown_extensions")
+    fences = configs.setdefault(SUPERFENCES, {}).setdefault("custom_fences", [])
+    taken = sorted({fence.get("name") for fence in fences} & set(LANGUAGES))
+    if taken:
+        raise ValueError(f"mkdocs.yml gives {SUPERFENCES} custom fences for {taken}; "
+                         "scripts/build/hooks/copy_code.py formats those fences")
+    fences.extend(custom_fences())

@@ -120,6 +120,21 @@ def test_the_hook_registers_the_fences_and_refuses_a_clash():
         hook.on_config(config)  # a second time: as if mkdocs.yml gave a python fence of its own
 
 
+def test_the_fences_join_superfences_own_and_need_it():
+    configs = {"pymdownx.superfences": {"custom_fences": [{"name": "mermaid", "class": "mermaid"}]}}
+    copy_code.add_custom_fences(["admonition", "pymdownx.superfences"], configs)
+    fences = configs["pymdownx.superfences"]["custom_fences"]
+    assert [f["name"] for f in fences] == ["mermaid", *copy_code.LANGUAGES]
+    assert all(f["format"] is copy_code.format_python for f in fences[1:])
+    empty = {}
+    copy_code.add_custom_fences(["pymdownx.superfences"], empty)  # no settings of its own: made
+    assert [f["name"] for f in empty["pymdownx.superfences"]["custom_fences"]] == list(copy_code.LANGUAGES)
+    with pytest.raises(ValueError, match="needs pymdownx.superfences"):
+        copy_code.add_custom_fences(["admonition"], {})
+    with pytest.raises(ValueError, match=r"custom fences for \['py', 'pycon', 'python', 'python3'\]"):
+        copy_code.add_custom_fences(["pymdownx.superfences"], configs)
+
+
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
 def test_a_page_renders_as_before_with_data_copy_on_each_doctest_block(page, mkdocs_config, monkeypatch):
     """The page's HTML is SuperFences' own but for the attribute (rendered with copy_attribute

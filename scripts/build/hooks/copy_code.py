@@ -7,18 +7,9 @@ importable while MkDocs reads its config).
 
 import _repository  # noqa: F401  (scripts/build/hooks/_repository.py: `scripts` importable)
 
-from scripts.pages.copy_code import LANGUAGES, custom_fences
-
-SUPERFENCES = "pymdownx.superfences"
+from scripts.pages.copy_code import add_custom_fences
 
 
 def on_config(config):
-    if SUPERFENCES not in config.markdown_extensions:
-        raise ValueError(f"scripts/build/hooks/copy_code.py needs {SUPERFENCES} in mkdocs.yml's markdown_extensions")
-    fences = config.mdx_configs.setdefault(SUPERFENCES, {}).setdefault("custom_fences", [])
-    taken = sorted({fence.get("name") for fence in fences} & set(LANGUAGES))
-    if taken:
-        raise ValueError(f"mkdocs.yml gives {SUPERFENCES} custom fences for {taken}; "
-                         "scripts/build/hooks/copy_code.py formats those fences")
-    fences.extend(custom_fences())
+    add_custom_fences(config.markdown_extensions, config.mdx_configs)  # ValueError: a clash in mkdocs.yml
     return config
