@@ -2,7 +2,8 @@
 SiteBuild: made for each build's config, so nothing of one build reaches the next (MkDocs loads
 a hook once per process: `serve` and a test build many times with the same modules), and the
 Markdown pages' runs computed once per build, for the pages and for progress.json alike. The
-notebook chapters' runs are jobs of the same build (scripts/build/notebook_runs.py)."""
+notebook chapters' runs are jobs of the same build (scripts/build/notebook_runs.py). The hooks
+stay thin adapters, within their budget of lines."""
 
 import json
 import re
@@ -21,6 +22,20 @@ from scripts.build.site_build import SiteBuild
 from scripts.pages.quizzes import quiz_id
 
 HOOKS = ["pages.py", "python_runtime.py"]  # the runs' two readers: the pages, progress.json
+# The build-as-cache budget (issue 43, item 8), in lines as `wc -l` counts them: a hook adapts
+# MkDocs' events to plain functions in scripts/ that have tests of their own, so logic that
+# grows a hook past it belongs in one of those.
+HOOK_LINES_IN_ALL, HOOK_LINES_EACH = 400, 80
+
+
+def test_the_hooks_stay_within_their_budget_of_lines():
+    lines = {path.relative_to(ROOT).as_posix(): path.read_bytes().count(b"\n")
+             for path in sorted((ROOT / "scripts" / "build" / "hooks").rglob("*.py"))}
+    assert len(lines) > 5, lines  # the hooks were found
+    over = {path: n for path, n in lines.items() if n > HOOK_LINES_EACH}
+    assert over == {}, f"over {HOOK_LINES_EACH} lines: move their logic into scripts/: {over}"
+    total = sum(lines.values())
+    assert total <= HOOK_LINES_IN_ALL, f"{total} lines in all, over {HOOK_LINES_IN_ALL}: {lines}"
 
 
 QUIZZES = ["number(x, answer=2)", "number(x + 1, answer=3)"]
