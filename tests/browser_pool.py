@@ -18,7 +18,9 @@ color_scheme, reduced_motion) are set on each page. Two leases open at once get 
 A test that must meet a cold browser (the first download of Python, say) takes `cold_browser`.
 """
 
+import collections
 import itertools
+import os
 from urllib.parse import urlsplit
 
 # What a page can be given on its own, Playwright's name -> how (tests/conftest.py: PER_PAGE).
@@ -30,12 +32,16 @@ STORAGE = ("cookies,local_storage,indexeddb,cache_storage,service_workers,file_s
            "shared_storage,storage_buckets")
 
 tally = {"contexts": 0, "leases": 0, "python_starts": 0}  # this worker's, for the run's summary
+python_starts = collections.Counter()  # test module -> Python workers its pages started
 
 
 def count_python_starts(page):
-    """Count each worker of the reader's Python that `page` starts in tally["python_starts"]."""
-    page.on("worker", lambda worker: "python-worker" in worker.url
-            and tally.__setitem__("python_starts", tally["python_starts"] + 1))
+    """Count each worker of the reader's Python that `page` starts, in tally and by test module."""
+    def started(worker):
+        if "python-worker" in worker.url:
+            tally["python_starts"] += 1
+            python_starts[os.environ.get("PYTEST_CURRENT_TEST", "?").split("::")[0]] += 1
+    page.on("worker", started)
 
 
 class Pool:

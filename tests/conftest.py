@@ -1,6 +1,7 @@
 """Fixtures for the tests of the built site: one strict build per test run, shared by every
 test module and every pytest-xdist worker, and Debian's Chromium driven by Playwright."""
 
+import collections
 import fcntl
 import json
 import os
@@ -17,15 +18,17 @@ from scripts import ROOT
 from tests import browser_pool, helpers, schedule
 from tests.chapter_page import ORDER, block, measured
 from tests.helpers import BOUND, BROWSER_ARGS, foreign, mkdocs_build, recorded, serve_site
+from tests.warm_python import WarmPython
 
 # --- The run's schedule, markers and figures ------------------------------------------------
 # Modules are handed to pytest-xdist's workers longest first, by the last run's own timings
 # (tests/schedule.py). Every test that drives Chromium is marked `browser`, whatever fixture
 # brings it; `network` is marked by hand (pyproject.toml lists both): `pytest -m "not browser"`
 # is the quick loop for the Python side.
-BROWSER_FIXTURES = {"browser", "chromium", "cold_browser", "page", "chapter"}
+BROWSER_FIXTURES = {"browser", "chromium", "cold_browser", "page", "chapter", "warm_python"}
 _timings = schedule.Timings()
 _tally = dict.fromkeys(browser_pool.tally, 0)  # the workers' browser_pool.tally, added up
+_python_starts = collections.Counter()  # and their Python starts by test module
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
@@ -45,6 +48,7 @@ def pytest_sessionfinish(session, exitstatus):
     config = session.config
     if hasattr(config, "workeroutput"):  # a pytest-xdist worker: the controller adds the figures up
         config.workeroutput["bv_tally"] = dict(browser_pool.tally)
+        config.workeroutput["bv_python_starts"] = dict(browser_pool.python_starts)
         return
     whole = not (config.option.keyword or config.option.markexpr or config.option.maxfail)
     if getattr(config, "cache", None) and whole and exitstatus in (0, 1) and _timings.seconds:
@@ -55,14 +59,17 @@ def pytest_sessionfinish(session, exitstatus):
 def pytest_testnodedown(node, error):  # pytest-xdist's controller, as each worker ends
     for name, count in getattr(node, "workeroutput", {}).get("bv_tally", {}).items():
         _tally[name] += count
+    _python_starts.update(getattr(node, "workeroutput", {}).get("bv_python_starts", {}))
 
 
 def pytest_terminal_summary(terminalreporter, config):
-    tally = _tally if getattr(config.option, "numprocesses", None) else browser_pool.tally
+    xdist = getattr(config.option, "numprocesses", None)
+    tally, starts = (_tally, _python_starts) if xdist else (browser_pool.tally, browser_pool.python_starts)
     if any(tally.values()):
+        most = ", ".join(f"{module} {count}" for module, count in starts.most_common(5))
         terminalreporter.write_line(
             f"browser: {tally['contexts']} contexts made, {tally['leases']} lent, "
-            f"{tally['python_starts']} Python workers started")
+            f"{tally['python_starts']} Python workers started" + (f" (most: {most})" if most else ""))
 
 
 @pytest.fixture(scope="session")
@@ -307,6 +314,18 @@ def cold_browser(browser):
     meet the site as a first visit does (Python downloaded and compiled, say): it costs such a
     test 1.5-2 s, which the other tests do not pay."""
     return SearchlessBrowser(browser.real)
+
+
+@pytest.fixture(scope="session")
+def warm_python(browser, origin):
+    """The browser's Python, started once for this pytest-xdist worker and kept
+    (tests/warm_python.py): .call(fn, args), for checks that compare it with CPython on the
+    book's own code. A test of what a reader meets (a Run, its messages, a fresh Python for an
+    exercise) goes through the page instead."""
+    page = browser.new_page()
+    page.goto(f"{origin}/04-engine/", wait_until="load")
+    yield WarmPython(page)
+    page.close()
 
 
 @pytest.fixture(scope="session")

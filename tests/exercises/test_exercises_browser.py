@@ -163,25 +163,14 @@ def test_assignment_instead_of_plus_equals_gets_its_message(chapter):
                         block(page, "chain_rule").locator(".exercise-status").inner_text())
 
 
-# The page's Python module, as the page loaded it (one instance: its workers, its Python), and
-# its one call into Python (docs/javascripts/python/python.js: call) with an exercise to grade
-GRADE = """async ([exercise, code]) => {
-  const url = performance.getEntriesByType("resource").map((e) => e.name)
-    .find((name) => /\\/javascripts\\/python\\/python\\.js(\\?|$)/.test(name));
-  const { call } = await import(url);
-  const answer = await call("run_exercise", { exercise, code }, { timeoutMs: 60000 });
-  if (answer.kind !== "result") throw new Error(JSON.stringify(answer));
-  return answer.report.results.map((r) => [r.passed ? "passed" : "failed", r.name, r.message]);
-}"""
-
-
 @pytest.mark.parametrize("name", ORDER)
-def test_pyodide_grades_like_cpython(chapter, name):
+def test_pyodide_grades_like_cpython(chapter, warm_python, name):
     """Solution, starter and every classic mistake: Pyodide grades each as pytest's runner does.
     The first mistake through the page's Run, as a reader runs it, and compared as the page
-    shows it (passed and failed rows, a failure's message); the other versions through the same
-    call in the page's Python. A Run grades in a worker that has run nothing (python.js), which
-    takes 1.5 to 2 s to start on this machine: 25 Runs were 85 s of the suite; now 7 are."""
+    shows it (passed and failed rows, a failure's message); the other versions through the
+    same function (run_exercise) in the worker's kept Python (tests/warm_python.py). A Run
+    grades in a worker that has run nothing (python.js), which takes 1.5 to 2 s to start on
+    this machine: 32 of them were a minute of the suite; now 7 are."""
     page = chapter.page
     exercise = exercise_format.load(name)
     clicked, *others = [m.apply(exercise.solution) for m in exercise.mistakes]
@@ -190,7 +179,8 @@ def test_pyodide_grades_like_cpython(chapter, name):
     assert rows == expected_rows(name, clicked), clicked
     assert {verdict for verdict, _, _ in rows} >= {"failed"}, rows
     for code in [exercise.solution, exercise.starter, *others]:
-        graded = [tuple(row) for row in page.evaluate(GRADE, [name, code])]
+        report = warm_python.call("run_exercise", {"exercise": name, "code": code})
+        graded = [("passed" if r["passed"] else "failed", r["name"], r["message"]) for r in report["results"]]
         assert graded == expected_rows(name, code), code
     set_code(page, name, exercise.starter)
 
