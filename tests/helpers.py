@@ -289,6 +289,19 @@ MOUNT_CODE_BLOCKS = f"""async () => {{
 
 
 
+# Resolves once the page has rendered two frames and run the tasks those queued: what an observer
+# of layout reports (IntersectionObserver, ResizeObserver: Material's lazy code blocks, its
+# scroll handlers, a widget's resize) has been delivered and handled. A wait for what the page
+# does after a scroll, a resize or its load, never a fixed time.
+SETTLED = """() => new Promise((resolve) =>
+  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve))))"""
+
+
+def settled(page):
+    """Wait until `page` has handled what its last layout changed (SETTLED)."""
+    page.evaluate(SETTLED)
+
+
 def follow(page, selector, path):
     """Click the link `selector` of the page shown, as a reader does: Material's instant
     navigation swaps the next page in without a reload, keeping the page's JavaScript and its

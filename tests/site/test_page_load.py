@@ -26,7 +26,7 @@ import unicodedata
 import pytest
 
 from scripts import ROOT
-from tests.helpers import BOUND, COPY_BUTTON, loaded, page_urls
+from tests.helpers import BOUND, COPY_BUTTON, loaded, page_urls, settled
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
          "has_touch": True}
@@ -292,7 +292,7 @@ def test_material_mounts_a_code_block_only_when_it_comes_into_view(browser, orig
     no button yet; scrolled to, it gets one, as every block does (tests/run/test_copy.py
     clicks them all)."""
     with loaded(browser, f"{origin}/04-engine/", PHONE) as page:
-        page.wait_for_timeout(500)  # past Material's first frames
+        settled(page)  # Material's observer has seen every block where the load left it
         last = page.locator("article div.highlight >> visible=true").last
         assert last.evaluate("e => e.getBoundingClientRect().top") > 5 * PHONE["viewport"]["height"]
         assert last.locator(COPY_BUTTON).count() == 0
@@ -310,7 +310,7 @@ def test_a_code_block_in_a_fold_is_mounted_when_the_reader_opens_it(browser, ori
         fold = page.locator("article details:has(div.highlight)").first
         block = fold.locator("div.highlight").first
         fold.scroll_into_view_if_needed()
-        page.wait_for_timeout(500)  # Material's observer has seen the closed fold
+        settled(page)  # Material's observer has seen the closed fold
         assert block.locator(COPY_BUTTON).count() == 0
         fold.locator("summary").click()
         block.locator(COPY_BUTTON).wait_for(state="visible", timeout=10_000)

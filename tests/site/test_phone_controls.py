@@ -11,7 +11,7 @@ figure)."""
 
 import pytest
 
-from tests.helpers import page_urls
+from tests.helpers import page_urls, settled
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
          "has_touch": True}
@@ -75,9 +75,11 @@ def test_back_to_top_covers_nothing_on_a_touch_screen(phone, origin):
     """Material's floating button showed over the stepper's graph and a block's Edit button."""
     phone.goto(f"{origin}/01-computational-graphs/", wait_until="load")
     phone.mouse.wheel(0, 3000)
-    phone.wait_for_timeout(200)
+    phone.wait_for_function("scrollY >= 3000")
+    settled(phone)
     phone.mouse.wheel(0, -400)  # Material shows it while the reader scrolls back up
-    phone.wait_for_timeout(400)
+    phone.wait_for_function("scrollY <= 2600")
+    settled(phone)  # Material's scroll handler has run
     shown = phone.evaluate("""() => [...document.querySelectorAll('.md-top')]
         .filter(b => !b.hidden && b.getBoundingClientRect().width > 0).length""")
     assert shown == 0

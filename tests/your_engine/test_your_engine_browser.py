@@ -14,7 +14,7 @@ import pytest
 
 from scripts import ROOT
 from tests import engines
-from tests.helpers import report_shot, stepper_view, wait_for_text
+from tests.helpers import report_shot, settled, stepper_view, wait_for_text
 
 # The engine switch's status (engine-switch.js: describe()): what runs on which engine
 ON_YOURS = "Chapter blocks, steppers and the playground run on your engine"
@@ -256,7 +256,7 @@ def test_the_map_and_a_lit_node_read_well_at_1280_and_390_px_light_and_dark(assi
             page.wait_for_function("document.body.dataset.mdColorScheme === 'slate'")
             page.evaluate("Promise.all(document.getAnimations().map(a => a.finished))")
         page.set_viewport_size({"width": width, "height": 900})
-        page.wait_for_timeout(300)
+        settled(page)
         wide = page.evaluate("document.documentElement.scrollWidth")
         if wide > width:
             problems.append(f"{scheme} {width} px: the page is {wide} px wide")
