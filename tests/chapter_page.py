@@ -6,11 +6,12 @@ tests/exercises/test_exercises_browser.py, tests/run/test_run_browser.py and tes
 import json
 import re
 import time
+import types
 
 from scripts import ROOT
 from scripts.pages import blocks
 from scripts.reader import exercise_runner
-from tests.helpers import KNOWN_DIFFERENCES
+from tests.helpers import KNOWN_DIFFERENCES, foreign
 
 ORDER = ["local_add_mul", "local_pow_tanh_exp_relu", "chain_rule", "topological_sort", "backward", "zero_grad",
          "whole_engine"]
@@ -39,8 +40,8 @@ def run(page, name, timeout=60_000):
     exercise = block(page, name)
     start = time.perf_counter()
     exercise.locator(".exercise-run").click()
-    page.wait_for_function("name => !document.querySelector(`.exercise[data-exercise=\"${name}\"]`)"
-                           ".classList.contains('is-running')", arg=name, timeout=timeout)
+    page.wait_for_function("name => document.querySelector(`.exercise[data-exercise=\"${name}\"]`)"
+                           "?.classList.contains('is-running') === false", arg=name, timeout=timeout)
     seconds = time.perf_counter() - start
     return report(page, name) + (seconds,)
 
@@ -129,3 +130,30 @@ def middle_doctest(page, site):
                   if b["kind"] == "doctest" and not b["skip"] and b["n"] > 5 and open_on_screen(page, b["n"])
                   and not any(text in b["source"] for (name, text) in KNOWN_DIFFERENCES if name == "04-engine")]
     return candidates[len(candidates) // 2]
+
+
+def open_chapter_4(browser, origin):
+    """Chapter 4 in a new page of `browser`, for the `chapter` fixture (tests/conftest.py: what it
+    records, and what it checks once the module's tests are done); a generator, as a fixture is."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    state = types.SimpleNamespace(page=page, origin=origin, requests=[], sizes={}, errors=[], console=[])
+    page.on("request", lambda request: state.requests.append(request.url))
+    page.on("response", lambda response: state.sizes.__setitem__(
+        response.url, int(response.headers.get("content-length") or 0)))
+    page.on("pageerror", lambda error: state.errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and state.console.append(message.text))
+    page.goto(f"{origin}/04-engine/", wait_until="load")  # "networkidle" alone can return mid-parse
+    page.wait_for_load_state("networkidle")
+    state.at_load = list(state.requests)
+    for name in ORDER:
+        block(page, name).scroll_into_view_if_needed()
+        block(page, name).locator(".cm-editor").wait_for()
+    page.wait_for_load_state("networkidle")
+    state.before_run = list(state.requests)
+    yield state
+    page.close()
+    print("\n".join(["", "measured:"] + [f"  {key}: {value}" for key, value in measured.items()]))
+    measured.clear()
+    # the module's whole visit: nothing left the site, no error (a test that expects one removes it)
+    assert foreign(state.requests, origin) == [], foreign(state.requests, origin)
+    assert state.errors == [] and state.console == [], (state.errors, state.console)

@@ -8,7 +8,6 @@ import os
 import pickle
 import socket
 import time
-import types
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -16,7 +15,7 @@ import pytest
 
 from scripts import ROOT
 from tests import browser_pool, helpers, schedule
-from tests.chapter_page import ORDER, block, measured
+from tests.chapter_page import open_chapter_4
 from tests.helpers import BOUND, BROWSER_ARGS, foreign, mkdocs_build, recorded, serve_site
 from tests.warm_python import WarmPython
 
@@ -308,7 +307,7 @@ def browser():
         browser.close()
 
 
-@pytest.fixture()
+@pytest.fixture(scope="session")
 def cold_browser(browser):
     """The same Chromium, each context made new with an empty HTTP cache, for a test that must
     meet the site as a first visit does (Python downloaded and compiled, say): it costs such a
@@ -341,30 +340,11 @@ def chapter(chromium, origin):
 
     Records each request (the page's and its worker's), with the requests made
     at load and before any Run, and every uncaught error; fails the module's last test if a
-    request left the site or an error was logged.
+    request left the site or an error was logged. A module whose tests measure a first visit
+    (what the first Run fetches, and how long it takes) opens it with `cold_browser` instead:
+    `yield from open_chapter_4(cold_browser, origin)` in a `chapter` fixture of its own.
     """
-    page = chromium.new_page(viewport={"width": 1280, "height": 800})
-    state = types.SimpleNamespace(page=page, origin=origin, requests=[], sizes={}, errors=[], console=[])
-    page.on("request", lambda request: state.requests.append(request.url))
-    page.on("response", lambda response: state.sizes.__setitem__(
-        response.url, int(response.headers.get("content-length") or 0)))
-    page.on("pageerror", lambda error: state.errors.append(str(error)))
-    page.on("console", lambda message: message.type == "error" and state.console.append(message.text))
-    page.goto(f"{origin}/04-engine/", wait_until="load")  # "networkidle" alone can return mid-parse
-    page.wait_for_load_state("networkidle")
-    state.at_load = list(state.requests)
-    for name in ORDER:
-        block(page, name).scroll_into_view_if_needed()
-        block(page, name).locator(".cm-editor").wait_for()
-    page.wait_for_load_state("networkidle")
-    state.before_run = list(state.requests)
-    yield state
-    page.close()
-    print("\n".join(["", "measured:"] + [f"  {key}: {value}" for key, value in measured.items()]))
-    measured.clear()
-    # the module's whole visit: nothing left the site, no error (a test that expects one removes it)
-    assert foreign(state.requests, origin) == [], foreign(state.requests, origin)
-    assert state.errors == [] and state.console == [], (state.errors, state.console)
+    yield from open_chapter_4(chromium, origin)
 
 
 @pytest.fixture(scope="session")

@@ -26,12 +26,21 @@ from tests.chapter_page import (
     expected_rows,
     measured,
     middle_doctest,
+    open_chapter_4,
     report,
     run,
     run_block,
     set_code,
     set_scheme,
 )
+
+
+@pytest.fixture(scope="module")
+def chapter(cold_browser, origin):
+    """Chapter 4 as a first visit meets it (tests/conftest.py: chapter), in a context with an
+    empty HTTP cache: this file's first Run measures what a first Run fetches and takes."""
+    yield from open_chapter_4(cold_browser, origin)
+
 
 # --- Before the first Run ------------------------------------------------------------
 

@@ -494,9 +494,10 @@ def test_hover_and_focus_show_the_source_and_escape_closes_it(browser, origin, s
     # or two, so the rectangles are read together, in the page, until they settle)
     # (a shift under the still pointer can leave the number, and it is no longer shown: no rectangle
     # to read, so the wait goes on rather than failing on null)
-    page.wait_for_function("""() => { const b = document.querySelector('.bv-number-pop').getBoundingClientRect();
+    page.wait_for_function("""() => { const b = document.querySelector('.bv-number-pop')?.getBoundingClientRect();
         const a = document.querySelector('a.bv-number[data-bv-shown]')?.getClientRects()[0];
-        return a !== undefined && (Math.abs(b.top - a.bottom) < 12 || Math.abs(b.bottom - a.top) < 12); }""",
+        return a !== undefined && b !== undefined &&
+          (Math.abs(b.top - a.bottom) < 12 || Math.abs(b.bottom - a.top) < 12); }""",
                            timeout=5000)
     rect = box.bounding_box()
     assert 0 <= rect["x"] and rect["x"] + rect["width"] <= DESKTOP["width"]

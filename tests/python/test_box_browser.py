@@ -151,8 +151,8 @@ def test_a_url_is_read_once_so_a_changing_one_reaches_only_the_site(box, elsewhe
     box.evaluate("code => document.querySelector('.exercise[data-exercise=\"backward\"]')"
                  ".exerciseState.editor.setCode(code)", FROM_AN_EXERCISE.format(url=elsewhere.url))
     exercise.locator(".exercise-run").click()
-    box.wait_for_function("() => !document.querySelector('.exercise[data-exercise=\"backward\"]')"
-                          ".classList.contains('is-running')", timeout=60_000)
+    box.wait_for_function("() => document.querySelector('.exercise[data-exercise=\"backward\"]')"
+                          "?.classList.contains('is-running') === false", timeout=60_000)
     time.sleep(0.5)  # the fetches' promises have settled
     assert elsewhere.seen == []
     assert foreign(box.requests, box.origin) == []

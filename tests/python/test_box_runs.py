@@ -79,7 +79,7 @@ def run_block(page, n, timeout=60_000):
 
 def set_code(page, name, code):
     page.locator(EXERCISE.format(name)).scroll_into_view_if_needed()
-    page.wait_for_function(f"() => document.querySelector('{EXERCISE.format(name)}').exerciseState.editor")
+    page.wait_for_function(f"() => document.querySelector('{EXERCISE.format(name)}')?.exerciseState?.editor")
     page.evaluate(f"code => document.querySelector('{EXERCISE.format(name)}').exerciseState.editor.setCode(code)",
                   code)
 
@@ -88,8 +88,9 @@ def run_exercise(page, name, timeout=60_000):
     """Click the exercise's Run; (summary, the report's text, the status line)."""
     box = page.locator(EXERCISE.format(name))
     box.locator(".exercise-run").click()
-    page.wait_for_function(f"() => document.querySelector('{EXERCISE.format(name)} .exercise-summary') && "
-                           f"!document.querySelector('{EXERCISE.format(name)}').classList.contains('is-running')",
+    exercise = EXERCISE.format(name)
+    page.wait_for_function(f"() => document.querySelector('{exercise} .exercise-summary') && "
+                           f"document.querySelector('{exercise}')?.classList.contains('is-running') === false",
                            timeout=timeout)
     return (box.locator(".exercise-summary").inner_text(), box.locator(".exercise-report").inner_text(),
             box.locator(".exercise-status").inner_text())
@@ -330,12 +331,13 @@ def test_the_playground_has_stop(browser, origin):
     """Issue 25: the playground had no Stop; python.js gives every Run one (stopIn)."""
     page = recorded(browser.new_page())
     page.goto(f"{origin}/playground/", wait_until="load")
-    page.wait_for_function("() => document.querySelector('.bv-playground').playground")
+    page.wait_for_function("() => document.querySelector('.bv-playground')?.playground")
     page.locator(".bv-pg__draw").click()
     stop = page.locator(".bv-pg__bar .bv-stop")
     stop.wait_for(timeout=10_000)
     stop.click()
-    page.wait_for_function("() => !document.querySelector('.bv-playground').playground.running", timeout=5_000)
+    page.wait_for_function("() => { const p = document.querySelector('.bv-playground')?.playground; "
+                           "return p && !p.running; }", timeout=5_000)
     # (Python was still loading: the message said it was shut down, a new reader's audit found)
     assert page.locator(".bv-pg__fail").inner_text() == ("Stopped while Python was still loading: nothing of it "
                                                          "ran. The next Run starts loading it again.")

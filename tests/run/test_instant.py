@@ -138,8 +138,8 @@ def test_every_widget_of_a_page_reached_instantly_works(reader, served_site):
     page.evaluate("code => document.querySelector('.exercise[data-exercise=\"local_add_mul\"]')"
                   ".exerciseState.editor.setCode(code)", solution)
     exercise.locator(".exercise-run").click()
-    page.wait_for_function("() => !document.querySelector('.exercise[data-exercise=\"local_add_mul\"]')"
-                           ".classList.contains('is-running')", timeout=60_000)
+    page.wait_for_function("() => document.querySelector('.exercise[data-exercise=\"local_add_mul\"]')"
+                           "?.classList.contains('is-running') === false", timeout=60_000)
     assert exercise.locator(".exercise-summary").text_content().startswith("All ")
     assert exercise.locator(".exercise-status").text_content().startswith("Python started in ")
     # the exercise's, and the one python.js starts for the next exercise once this Run ends (the
@@ -150,8 +150,8 @@ def test_every_widget_of_a_page_reached_instantly_works(reader, served_site):
 
     follow(page, 'nav.md-nav--primary a.md-nav__link[href$="/playground/"]', "/playground/")
     page.get_by_role("button", name="Draw and check").click()
-    page.wait_for_function("() => { const p = document.querySelector('.bv-playground').playground; "
-                           "return p.data && !p.running; }", timeout=60_000)
+    page.wait_for_function("() => { const p = document.querySelector('.bv-playground')?.playground; "
+                           "return p?.data && !p.running; }", timeout=60_000)
     assert page.locator(".bv-pg__pass").count() == 1, page.locator(".bv-playground").inner_text()
     # one more start: the next spare, once the playground took the one loading since the exercise
     assert len(pythons) == started + 1, (started, pythons)

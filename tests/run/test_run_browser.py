@@ -360,7 +360,7 @@ def test_a_run_queued_behind_another_says_it_waits(chapter, site):
     exercise = page.locator('.exercise[data-exercise="zero_grad"]')
     exercise.locator(".exercise-run").click()
     page.wait_for_function("() => document.querySelector('.exercise[data-exercise=\"zero_grad\"] "
-                           ".exercise-status').textContent === 'Running the tests…'")
+                           ".exercise-status')?.textContent === 'Running the tests…'")
     page.evaluate(f"n => {{ {RUN}.blocks[n - 1].result = null; {RUN}.blocks[n - 1].run.click(); }}", block["n"])
     page.wait_for_function(f"n => {RUN}.blocks[n - 1].progress.textContent === "
                            "'Waiting for the Run before this one to finish…'", arg=block["n"], timeout=2_500)

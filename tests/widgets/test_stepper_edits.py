@@ -58,7 +58,7 @@ def test_a_leaf_edited_on_the_stepper_is_traced_by_micrograd_in_the_browser_and_
     page.keyboard.press("Enter")  # submits the leaves' form; focus stays in the box
     note = widget.locator(".bv-widget__leaf-note")
     page.wait_for_function("() => /Traced by micrograd/.test(document.querySelector('.bv-widget__leaf-note')"
-                           ".textContent)", timeout=120_000)
+                           "?.textContent)", timeout=120_000)
     assert "a = 5" in note.text_content()
     page.retrace_ms = page.evaluate("() => document.querySelector('.bv-stepper').retraceMs")
     assert page.evaluate("() => document.activeElement.id") == leaf.get_attribute("id")
@@ -181,7 +181,7 @@ def test_the_neuron_edited_twice_is_traced_again_and_reads_mid_backward_at_every
         page.evaluate("() => { document.querySelector('.bv-stepper').retraceMs = null; }")
         widget.get_by_label(label, exact=True).fill(value)
         widget.get_by_role("button", name="Run with these values").click()
-        page.wait_for_function("() => document.querySelector('.bv-stepper').retraceMs", timeout=120_000)
+        page.wait_for_function("() => document.querySelector('.bv-stepper')?.retraceMs", timeout=120_000)
         timings.append(page.evaluate("() => document.querySelector('.bv-stepper').retraceMs"))
         assert f"{label} = {value}" in widget.locator(".bv-widget__leaf-note").text_content()
     cold = getattr(page, "retrace_ms", None)  # set by the test above, when it ran first

@@ -57,7 +57,7 @@ def keep_python_busy(page, seconds=3):
         block.editor.setCode(`import time\ntime.sleep(${seconds})`);
         block.run.click();
     }""", seconds)
-    page.wait_for_function("() => document.querySelector('.bv-run').runState.blocks[0].progress.textContent"
+    page.wait_for_function("() => document.querySelector('.bv-run')?.runState?.blocks[0].progress.textContent"
                            " === 'Running…'", timeout=60_000)  # Python up, the sleep running
 
 
@@ -75,7 +75,7 @@ def test_stepping_waits_while_a_trace_is_on_its_way_then_shows_the_new_values(ch
     assert not any(state[name] for name in STEPS), state
     assert state["Reset"], "Reset cancels the trace, so it stays enabled"
     assert stepper_view(widget)["caption"].startswith("Tracing your values in Python: the steps wait")
-    page.wait_for_function("() => document.querySelector('.bv-stepper').retraceMs", timeout=120_000)
+    page.wait_for_function("() => document.querySelector('.bv-stepper')?.retraceMs", timeout=120_000)
     assert "w1 = -2" in note(widget)
     assert enabled(widget)["Next forward step"]
     view = stepper_view(widget)
@@ -100,7 +100,7 @@ def test_reset_cancels_a_trace_on_its_way_and_its_answer_is_dropped(chapter_1):
     # first one's answer has come and gone, and nothing of w1 = -5 was shown.
     page.evaluate("() => { document.querySelector('.bv-stepper').retraceMs = null; }")
     press_run(widget, "x2", "-1.5")
-    page.wait_for_function("() => document.querySelector('.bv-stepper').retraceMs", timeout=120_000)
+    page.wait_for_function("() => document.querySelector('.bv-stepper')?.retraceMs", timeout=120_000)
     assert "x2 = -1.5" in note(widget) and "w1 = -5" not in note(widget)
     assert widget.get_by_label("w1", exact=True).input_value() != "-5"
     assert at_the_end(widget)["fields"] != before["fields"]  # x2's trace, not the page's
@@ -199,7 +199,7 @@ def test_a_trace_while_python_is_up_does_not_say_it_is_starting_python(chapter_1
             new MutationObserver(() => window.noteLines.push(note.textContent)).observe(note,
                 { childList: true, characterData: true, subtree: true }); }""")
         press_run(widget, "w1", value)
-        page.wait_for_function("() => document.querySelector('.bv-stepper').retraceMs", timeout=120_000)
+        page.wait_for_function("() => document.querySelector('.bv-stepper')?.retraceMs", timeout=120_000)
         lines = page.evaluate("window.noteLines")
         if watched:
             assert lines and not any("Starting Python" in line for line in lines), lines

@@ -7,7 +7,7 @@ refused. Split from test_your_engine_browser.py, which reached the 600-line limi
 from tests import engines
 from tests.helpers import wait_for_text
 from tests.your_engine.test_your_engine_browser import (
-    MAP,
+    MAP_SOON,
     ON_YOURS,
     engine_page,
     give_engine,
@@ -50,7 +50,7 @@ def test_an_engines_message_shows_its_invisible_characters_and_a_full_storage_ke
     })()""")
     page = context.new_page()
     page.goto(origin + "/your-engine/")
-    page.wait_for_function(f"() => {MAP}", timeout=30_000)
+    page.wait_for_function(f"() => {MAP_SOON}", timeout=30_000)
     page.get_by_role("radio", name="your engine", exact=True).check()
     page.get_by_label("Paste your engine").fill("raise ValueError('my engine \\u202eKO deggol\\u202c end')\n")
     page.get_by_role("button", name="Use this code").click()
@@ -151,6 +151,7 @@ def test_with_storage_refused_a_passed_whole_engine_is_the_readers_engine_for_th
     assert switch(page)["status"].startswith(NO_ENGINE)
     page.evaluate("""code => document.dispatchEvent(new CustomEvent('bv-check', { detail: { kind: 'exercise',
         id: 'whole_engine', passed: true, code } }))""", engines.source("book"))  # as exercise.js says a pass
-    page.wait_for_function("() => !/no engine yet/.test(document.querySelector('.bv-engine__status').textContent)")
+    page.wait_for_function("() => { const s = document.querySelector('.bv-engine__status'); "
+                           "return s !== null && !/no engine yet/.test(s.textContent); }")
     assert PASSED_ENGINE in switch(page)["status"] and switch(page)["yours"]
     context.close()

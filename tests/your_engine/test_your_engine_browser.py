@@ -22,6 +22,9 @@ ON_MICROGRAD = "Chapter blocks, steppers and the playground run on micrograd"
 
 ENGINES = ROOT / "tests" / "engines"
 MAP = "document.querySelector('.bv-engine-map').engineMap"
+# The same for a wait: after a load or instant navigation the element may not be there yet, and a
+# predicate that throws fails the wait at once (seen with PyTorch installed, after go_back())
+MAP_SOON = "document.querySelector('.bv-engine-map')?.engineMap"
 RUN = "document.querySelector('.bv-run').runState"
 
 
@@ -29,7 +32,7 @@ def engine_page(browser, origin, **context):
     """A new reader (a page of their own, nothing stored: tests/conftest.py) on the Your engine page."""
     page = browser.new_page(viewport={"width": 1280, "height": 900}, **context)
     page.goto(origin + "/your-engine/")
-    page.wait_for_function(f"() => {MAP}", timeout=30_000)
+    page.wait_for_function(f"() => {MAP_SOON}", timeout=30_000)
     return page
 
 
@@ -229,7 +232,7 @@ def test_a_buggy_engine_shows_its_failures_and_a_lit_node_with_both_numbers_and_
     assert page.locator(f"#{href.split('#')[1]}").count() == 1, href
     # Back on the map's page, the map of this visit is there again, and Node by node still works.
     page.go_back()
-    page.wait_for_function(f"() => {MAP}?.chapters.length", timeout=30_000)
+    page.wait_for_function(f"() => {MAP_SOON}?.chapters.length", timeout=30_000)
     assert page.locator(".bv-map__status").text_content().startswith("Your engine's map from earlier in this "
                                                                       f"visit: {status.split(': ', 1)[1][:-1]}")
     assert page.locator(".bv-map__failure").count() == sum(failed.values())
@@ -296,7 +299,8 @@ def pass_whole_engine(page):
     page.evaluate(f"code => document.querySelector('{WHOLE}').exerciseState.editor.setCode(code)",
                   exercise_format.load("whole_engine").solution)
     exercise.locator(".exercise-run").click()
-    page.wait_for_function(f"() => !document.querySelector('{WHOLE}').classList.contains('is-running')",
+    page.wait_for_function(f"() => {{ const e = document.querySelector('{WHOLE}'); "
+                           "return e !== null && !e.classList.contains('is-running'); }",
                            timeout=120_000)
     assert exercise.locator(".exercise-summary").text_content().startswith("All ")
 
@@ -314,7 +318,7 @@ def test_a_passed_whole_engine_exercise_is_your_engine_and_code_without_a_value_
     assert progress.endswith("Ran on your engine."), progress
 
     page.goto(origin + "/your-engine/")
-    page.wait_for_function(f"() => {MAP}", timeout=30_000)
+    page.wait_for_function(f"() => {MAP_SOON}", timeout=30_000)
     page.get_by_label("Paste your engine").fill("x = 1\n")
     page.get_by_role("button", name="Use this code").click()
     wait_for_text(page, ".bv-map__status", r"did not pass", timeout=120_000)
@@ -326,7 +330,7 @@ def test_a_passed_whole_engine_exercise_is_your_engine_and_code_without_a_value_
     # The whole book can be stopped: Stop shows beside the button while a chapter runs.
     page.get_by_role("button", name="Run the book on your engine").click()
     page.locator(".bv-map__run-row").get_by_role("button", name="Stop").click()
-    page.wait_for_function("() => !document.querySelector('.bv-engine-map').engineMap.running")
+    page.wait_for_function(f"() => {MAP_SOON} && !{MAP_SOON}.running")
     status = page.locator(".bv-map__status").text_content()
     assert re.fullmatch(r"Stopped in .+: Stopped\. Python was shut down; the next Run starts it again\. The map "
                         r"shows the chapters before it\.", status), status
@@ -521,7 +525,7 @@ def test_a_stepper_and_the_playground_run_on_a_buggy_engine_show_its_numbers_and
     progress, ms_micrograd = draw_and_check(page)
     assert progress.endswith("Ran on micrograd."), progress
     page.get_by_role("radio", name="your engine", exact=True).check()
-    page.wait_for_function("() => !document.querySelector('.bv-pg__against').hidden")
+    page.wait_for_function("() => document.querySelector('.bv-pg__against')?.hidden === false")
     progress, ms_yours = draw_and_check(page)
     assert progress.endswith("Ran on your engine."), progress
     print(f"\nPlayground, first Draw and check after switching, Python up (budget 0.5 s): to micrograd "
@@ -561,7 +565,7 @@ def test_what_an_earlier_edit_left_never_decides_an_engines_check_and_reset_give
     run_block(page, 1)  # the edit runs: micrograd's __mul__ is the edit's from now on, in this Python
     page.get_by_role("radio", name="your engine", exact=True).check()  # checks the engine
     page.wait_for_function("() => /run on your engine|did not pass/.test(document.querySelector('.bv-engine__status')"
-                           ".textContent)", timeout=120_000)
+                           "?.textContent)", timeout=120_000)
     assert switch(page)["status"].startswith(ON_YOURS), switch(page)
 
     run_block(page, 2)  # on the engine, with the edit: its Python, where this Run's edit runs again
