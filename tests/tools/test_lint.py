@@ -83,21 +83,32 @@ def test_eslint_reports_a_broken_module():
 # The call from the page into Python, typed once (docs/javascripts/python/calls.js) and checked on both
 # sides: python.js and python-worker.js, and every caller. TypeScript (package.json, pinned) checks
 # every module of the site's JavaScript as it is, JavaScript with JSDoc types: nothing is compiled.
-# Not editor/editor.js, the source of the CodeMirror bundle the build makes.
+# Not editor/editor.js, the source of the CodeMirror bundle the build makes. Its settings are
+# jsconfig.json's, which editors read too, so an editor shows what this test finds.
 TYPED = sorted(path.relative_to(ROOT / "docs" / "javascripts").as_posix()
                for path in (ROOT / "docs" / "javascripts").rglob("*.js") if path.name != "editor.js")
+TSC = ROOT / "node_modules" / ".bin" / "tsc"
+
+
+def tsc(*args):
+    """TypeScript (pinned in package-lock.json) at the top of the repository: the CompletedProcess."""
+    assert TSC.exists(), "TypeScript is not installed: npm ci"
+    return subprocess.run([str(TSC), *args], cwd=ROOT, capture_output=True, text=True)
 
 
 def test_the_calls_into_python_type_check():
-    tsc = ROOT / "node_modules" / ".bin" / "tsc"
-    assert tsc.exists(), "TypeScript is not installed: npm ci"
-    result = subprocess.run(
-        [str(tsc), "--noEmit", "--allowJs", "--checkJs", "--target", "es2022", "--module", "es2022",
-         "--moduleResolution", "bundler", "--lib", "es2022,dom,dom.iterable", "--skipLibCheck",
-         *(f"docs/javascripts/{name}" for name in TYPED)],
-        cwd=ROOT, capture_output=True, text=True,
-    )
-    assert result.returncode == 0, f"tsc found type errors:\n{result.stdout}{result.stderr}"
+    """jsconfig.json over every module."""
+    for config in ("jsconfig.json",):
+        result = tsc("-p", config)
+        assert result.returncode == 0, f"tsc -p {config} found type errors:\n{result.stdout}{result.stderr}"
+
+
+def test_jsconfig_checks_every_module_of_the_site():
+    """A module jsconfig.json left out would go unchecked: every one of TYPED is in its files."""
+    listed = tsc("-p", "jsconfig.json", "--listFilesOnly").stdout.splitlines()
+    checked = {Path(line).resolve().relative_to(JAVASCRIPTS.resolve()).as_posix()
+               for line in listed if Path(line).resolve().is_relative_to(JAVASCRIPTS.resolve())}
+    assert set(TYPED) - checked == set(), listed
 
 
 # docs/javascripts/ in folders by role (CONTRIBUTING.md: the tree). At the top, only the modules
