@@ -188,8 +188,9 @@ export function checkEngine(mine, onProgress) {
       return { ok: false, message: unanswered.message };
     }
     unanswered = null;
-    const { ok, shape, message } = answer.report;
-    const check = { text: key, ok: Boolean(ok), shape: shape ?? null, message: message ?? null };
+    const report = answer.report;
+    const check = { text: key, ok: report.ok, shape: report.ok === true ? report.shape : null,
+      message: report.ok === false ? report.message : null };
     checkedHere = check;
     if (readerEngine()?.text === key) write(STORE, { ...(read(STORE) ?? {}), check });
     return check;

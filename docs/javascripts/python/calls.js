@@ -33,8 +33,30 @@
  * @typedef {{id: string, label: string, op: string, expected: number | string, got: number | string,
  *   shown: {expected: string, got: string}}} Difference
  *   the first node, in reverse topological order, whose grad differs; id: draw_dot's id
- * @typedef {{ok: true, difference: null} | {ok: true, difference: Difference, cause: string | null,
- *   dot: string | null, name: string} | {ok: false, message: string}} Diagnosis  diagnose's value
+ * @typedef {{ok: true, difference: null, compared: string[], uncompared: string[]} | {ok: true,
+ *   difference: Difference, cause: string | null, dot: string | null, name: string} |
+ *   {ok: false, message: string}} Diagnosis  diagnose's value (compared, uncompared: the names whose
+ *   graphs were compared, and those that could not be)
+ * @typedef {{index: number, line: number, name: string, hidden: boolean, kind: string, edited: boolean,
+ *   figure: boolean, status: "ran" | "error" | "skipped" | "unavailable" | "differs", output: string,
+ *   error: string, transcript: object[], skip: {reason: string, examples: number[]} | null,
+ *   dot: string | null, dot_narrow: string | null, dot_too_big: {chars: number, limit: number} | null,
+ *   seconds: number, module?: string, why?: string, stopped?: object | null, applies?: string[]}} BlockResult
+ *   one block's result (scripts/reader/run_blocks.py: _result; module, why and stopped: a module Python in
+ *   the browser does not have; applies: with an engine)
+ * @typedef {{results: BlockResult[], seconds: number, python: string, bits: number}} BlocksReport
+ *   run_blocks' value
+ * @typedef {{results: {name: string, passed: boolean, message: string}[], output: string, note: string,
+ *   tests_ran: boolean, code_ran: boolean, summary: string}} ExerciseReport
+ *   run_exercise's value (scripts/reader/exercise_runner.py: run_dict)
+ * @typedef {{
+ *   run_blocks: BlocksReport,
+ *   run_exercise: ExerciseReport,
+ *   trace_stepper: StepperTrace,
+ *   playground: PlaygroundAnswer,
+ *   check_engine: EngineCheck,
+ *   diagnose: Diagnosis,
+ * }} CallResults  each function's value: what call(fn) resolves to as its Answer's report
  * @typedef {keyof CallArgs} CallName
  * @typedef {{line: number, kind: string, hidden: boolean, source: string, skip: object | null,
  *   when?: object | null, figure: boolean}} Block  one block of a page's blocks.json
@@ -66,16 +88,25 @@
  */
 
 /**
- * What a call resolves to on the page (python.js: call(), runBlocks(), runExercise()).
- * @typedef {{kind: "result", report: any, startMs: number, runMs: number, coldStart: boolean,
+ * What a call resolves to on the page (python.js: call(), runBlocks(), runExercise()): call(fn)'s
+ * report is CallResults[fn] (Answer<CallResults[fn]>); a bare Answer leaves the report untyped.
+ * @template [R=unknown]
+ * @typedef {{kind: "result", report: R, startMs: number, runMs: number, coldStart: boolean,
  *   restarted?: string, afterReaderCode?: boolean, started?: string}} Answered  report: the
  *   function's value; restarted: why Python started again; afterReaderCode: the reader's code of an
  *   earlier Run ran in the Python this one ran in; started (coldStart only): "Python started in
  *   2.6 s", or when a Python already loading was ready
+ */
+
+/**
  * @typedef {{kind: "timeout", seconds: number, message: string}} TimedOut
  * @typedef {{kind: "stopped", message: string}} Stopped
  * @typedef {{kind: "error", message: string, block?: number | null}} Failed
- * @typedef {Answered | TimedOut | Stopped | Failed} Answer
+ */
+
+/**
+ * @template [R=unknown]
+ * @typedef {Answered<R> | TimedOut | Stopped | Failed} Answer
  */
 
 export {};

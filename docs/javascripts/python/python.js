@@ -82,7 +82,7 @@ onEveryPage(() => { page += 1; });
  * @param {F} fn
  * @param {import("./calls.js").CallArgs[F]} args
  * @param {object} [options]
- * @returns {Promise<import("./calls.js").Answer>}
+ * @returns {Promise<import("./calls.js").Answer<import("./calls.js").CallResults[F]>>}
  */
 export function call(fn, args, options = {}) {
   return enqueue({ type: "call", fn, args: JSON.stringify(args) }, { runningText: "Running…", ...options });

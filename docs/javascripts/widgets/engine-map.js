@@ -396,8 +396,10 @@ async function diagnose(host, blocks, upto, source) {
     return;
   }
   const report = answer.report;
-  if (!report.ok || !report.difference) {
-    host.replaceChildren(element("p", { text: report.message ?? agreed(report) }));
+  // No difference: the answer that names what was compared (calls.js: Diagnosis; `in`, as a null
+  // difference does not narrow the type outside strict mode)
+  if (report.ok === false || "compared" in report) {
+    host.replaceChildren(element("p", { text: report.ok === false ? report.message : agreed(report) }));
     return;
   }
   const { label, op } = report.difference;
