@@ -13,6 +13,9 @@
 // queued) stays, so such a Run takes a fresh worker (readerParts, TAINTED), and says so; so does
 // a call on the reader's engine alone (its check, a stepper), where other code of theirs ran.
 //
+// The workers themselves (started, kept as shared or spare, ended) are pool.js's; this module
+// decides which one a Run takes, and says what happened.
+//
 // Code that runs longer than the time limit, or that the reader stops (options.signal, an
 // AbortSignal, or the Stop button options.stopIn gets), or that still runs for a page the
 // reader has left when the next page asks for a Run, is stopped the only way a static site
@@ -30,9 +33,8 @@
 // never read.
 
 import { element, onEveryPage } from "../shared/dom.js";
+import { afterExercise, end as endWorker, forExercise, forPage, sharedWorker } from "./pool.js";
 
-let python = null; // the shared worker, {worker, port, loaded, ended}, while it lives
-let spare = null; // a worker that has run none of the reader's code: the next exercise's
 let nextId = 1;
 // How long a worker whose Python is up may take to say a Run has started (it answers in
 // about a millisecond) before it counts as held by an earlier Run's leftovers.
@@ -204,32 +206,6 @@ function readerParts({ fn, args }) {
 const TAINTED = "Python started afresh: the one before had been given code of yours (an edit, an exercise " +
   "or another engine), and what that code changed there could change this Run.";
 
-let spawned = 0; // workers started on this page: each after the first loads Python again
-function spawn() {
-  const worker = new Worker(new URL("./python-worker.js", import.meta.url), { type: "module", name: "python" });
-  const { port1, port2 } = new MessageChannel();
-  worker.postMessage({ type: "connect" }, [port2]);
-  return { worker, port: port1, loaded: false, ended: false, ran: new Set(), created: performance.now(),
-    again: ++spawned > 1 };
-}
-
-/** End a worker: terminate it and close its port. */
-function endWorker(one) {
-  one.ended = true;
-  one.worker.terminate();
-  one.port.close();
-  if (python === one) python = null;
-  if (spare === one) spare = null;
-}
-
-/** A worker that loads Python now and runs nothing until an exercise asks: `spare`. */
-function startSpare(runtime) {
-  spare = spawn();
-  const mine = spare;
-  mine.port.onmessage = ({ data }) => { if (data?.type === "loaded") mine.loaded = true; };
-  mine.port.postMessage({ type: "load", ...runtime, again: mine.again });
-}
-
 /**
  * A time in ms as a Run's messages say it: "0.05 s", "2.6 s" (two decimals below a second). Here,
  * with the times it measures, not in shared/dom.js, which every widget page loads (its script budget,
@@ -276,7 +252,6 @@ function runOnce(request, options) {
       resolve(STOPPED_WAITING);
       return;
     }
-    // An exercise: a worker that has run nothing of the reader's (the spare, loading or up).
     let current;
     let afresh = null; // why this Run starts a fresh Python, if it does
     const parts = readerParts(request); // read once: run_blocks' arguments hold every block's code
@@ -284,23 +259,11 @@ function runOnce(request, options) {
     // not be this Run's, an exercise, another engine): what it left there can change this call.
     const engine = parts.find((key) => key.startsWith("engine:"));
     const leftover = (one) => [...(one?.ran ?? [])].some((key) => key !== engine);
-    if (fresh) {
-      current = spare ?? spawn();
-      spare = null;
-    } else {
-      if (leftover(python) && !parts.includes("edits")) { // no edit: a Python with none of the reader's other code
-        endWorker(python);
-        afresh = TAINTED;
-        // The spare has run nothing of the reader's (and has been loading since the last
-        // exercise): it runs the page's code now, and a new one loads for the next exercise.
-        if (spare) {
-          python = spare;
-          spare = null;
-          startSpare({ runtimeURL, pythonURL, runtimeBytes });
-        }
-      }
-      python ??= spawn();
-      current = python;
+    if (fresh) current = forExercise(); // an exercise: a worker that has run nothing of the reader's
+    else {
+      // No edit: a Python with none of the reader's other code (pool.js: the spare takes its place)
+      if (leftover(sharedWorker()) && !parts.includes("edits")) afresh = TAINTED;
+      current = forPage({ runtimeURL, pythonURL, runtimeBytes }, afresh !== null);
     }
     const { worker, port } = current;
     const coldStart = !current.loaded;
@@ -316,12 +279,16 @@ function runOnce(request, options) {
     let startMs = 0;
     let started = false;
 
-    const finish = (result) => {
+    // What this Run set up on its worker, taken down: whatever ends the Run, nothing of it fires after
+    const release = () => {
       clearTimeout(timer);
       clearTimeout(held);
       port.onmessage = null;
       worker.removeEventListener("error", onError);
       signal?.removeEventListener("abort", onAbort);
+    };
+    const finish = (result) => {
+      release();
       for (const key of parts) current.ran.add(key);
       if (fresh) afterExercise(current, { runtimeURL, pythonURL, runtimeBytes });
       const why = restarted ?? afresh;
@@ -379,26 +346,11 @@ function runOnce(request, options) {
       limit();
       held = setTimeout(() => {
         endWorker(current);
-        clearTimeout(timer);
-        port.onmessage = null;
-        worker.removeEventListener("error", onError);
-        signal?.removeEventListener("abort", onAbort);
+        release();
         onProgress?.(`${BUSY} Starting it again…`);
         resolve(runOnce(request, { ...options, restarted: HELD }));
       }, HELD_MS);
     }
     port.postMessage({ ...request, id, runtimeURL, pythonURL, runtimeBytes, again: current.again });
   });
-}
-
-/**
- * After an exercise's Run: its worker, if it lives, is the shared one from now on (the old
- * one ends), and a fresh worker starts loading Python for the next exercise.
- */
-function afterExercise(used, runtime) {
-  if (!used.ended && python !== used) {
-    if (python) endWorker(python);
-    python = used;
-  }
-  if (!spare) startSpare(runtime);
 }
