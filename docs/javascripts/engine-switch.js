@@ -24,6 +24,7 @@
 
 import { done } from "./progress.js";
 import { element, loadStylesheet, onEveryPage } from "./shared/dom.js";
+import { visible } from "./shared/reader-text.js";
 
 const here = import.meta.url;
 export const STORE = "bv-engine"; // localStorage: {use: "yours" | "micrograd", check: {text, ok, shape, message}}
@@ -103,8 +104,8 @@ export function readerEngine() {
 // A chosen file's name is the reader's text on every page's switch, as an engine's message is:
 // a name holding U+202E reversed the page's words after it, and a 2,000-character one made the
 // switch 600 px tall (a hostile audit). Its invisible controls are shown as reader_code.visible
-// shows them (<U+202E>), and it is cut at NAME characters (a file system allows about 255 bytes).
-const CONTROLS = /[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g; // as reader_code.CONTROLS (a test ties them)
+// shows them (<U+202E>, reader-text.js), and it is cut at NAME characters (a file system allows
+// about 255 bytes).
 const NAME = 100;
 
 /** A file's name (string) as the page shows it: its first NAME characters, controls made visible. */
@@ -115,7 +116,7 @@ function shownName(name) {
     const end = /[\ud800-\udbff]/.test(all[NAME - 1]) ? NAME - 1 : NAME; // not half a character
     kept = `${all.slice(0, end)}… (a name of ${all.length.toLocaleString("en")} characters, cut here)`;
   }
-  return kept.replace(CONTROLS, (c) => `<U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`);
+  return visible(kept);
 }
 
 /** True when the reader chose their engine (whether or not it exists and passed its check). */

@@ -131,21 +131,35 @@ def test_a_doctest_whose_output_holds_a_control_is_still_the_same_as_the_page():
     assert result["status"] == "differs"
 
 
+JAVASCRIPTS = ROOT / "docs" / "javascripts"
+READER_TEXT = JAVASCRIPTS / "shared" / "reader-text.js"  # the browser's one copy of the two constants
+
+
 def test_the_page_cuts_a_text_where_python_cuts_it():
     """python.js and python-worker.js cut a text Python could not (a worker's own error) at the
-    length reader_code.clip cuts: the constant is written three times, so a test ties them."""
-    for name in ("python.js", "python-worker.js"):
-        source = (ROOT / "docs" / "javascripts" / "python" / name).read_text(encoding="utf-8")
-        assert re.findall(r"^const MAX_TEXT = (\d+);", source, re.M) == [str(MAX_OUTPUT)], name
+    length reader_code.clip cuts: shared/reader-text.js's MAX_TEXT is MAX_OUTPUT."""
+    source = READER_TEXT.read_text(encoding="utf-8")
+    assert re.findall(r"^export const MAX_TEXT = (\d+);", source, re.M) == [str(MAX_OUTPUT)]
 
 
-def test_the_engine_switch_shows_the_same_controls_as_python():
-    """engine-switch.js writes a chosen file's name with its controls made visible, by a regex
-    that copies reader_code.CONTROLS (JavaScript against Python): over every character of the
-    Basic Multilingual Plane, the two match the same ones."""
-    source = (ROOT / "docs" / "javascripts" / "engine-switch.js").read_text(encoding="utf-8")
+def test_the_page_shows_the_same_controls_as_python():
+    """The page writes a text's controls visible (a Run's message, a chosen file's name on the
+    engine switch) by a regex that copies reader_code.CONTROLS (JavaScript against Python): over
+    every character of the Basic Multilingual Plane, the two match the same ones."""
+    source = READER_TEXT.read_text(encoding="utf-8")
     (pattern,) = re.findall(r"^const CONTROLS = /(\[[^\]]*\])/g;", source, re.M)
     page = re.compile(pattern)  # \uXXXX ranges read the same in Python's re
     differ = [f"U+{c:04X}" for c in range(0x10000)
               if bool(page.fullmatch(chr(c))) != bool(reader_code.CONTROLS.fullmatch(chr(c)))]
     assert not differ, differ
+
+
+def test_no_other_module_of_the_page_writes_its_own_clip_or_controls():
+    """Both constants were written three times in docs/javascripts/ (python.js, python-worker.js,
+    engine-switch.js), and one copy was tied to Python by no test: every module takes them from
+    shared/reader-text.js now, and a new copy fails here."""
+    copies = re.compile(r"\b10_?000\b.*(text|TEXT|character)|\\u202[ae]|<U\+\$\{")  # the clip, the set, <U+...>
+    found = [f"{path.relative_to(JAVASCRIPTS)}:{n}" for path in sorted(JAVASCRIPTS.rglob("*.js"))
+             if path != READER_TEXT
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if copies.search(line)]
+    assert found == []

@@ -17,6 +17,7 @@
 //
 // The messages, in and out on the port, are docs/javascripts/python/calls.js's ToWorker and FromWorker.
 
+import { MAX_TEXT } from "../shared/reader-text.js"; // characters of a text of the reader's code sent on
 import { confine } from "./guard.js";
 
 let port = null; // the page's channel: set once, by the first message
@@ -24,7 +25,6 @@ let ready = null; // Promise of scripts.reader.calls.call_json, made once per wo
 let current = null; // id of the run that is loading, for progress messages
 let block = null; // index of the chapter block running now (run_blocks calls onBlock)
 let armed = null; // while the reader's code runs: the ids of the timers it arms, to clear when it ends
-const MAX_TEXT = 10000; // characters of a text of the reader's code sent on (scripts/reader/reader_code.py: MAX_OUTPUT)
 
 /**
  * setTimeout and setInterval, replaced where the browser defines them, note each timer armed

@@ -33,27 +33,15 @@
 // never read.
 
 import { element, onEveryPage } from "../shared/dom.js";
+import { readerText } from "../shared/reader-text.js";
 import { afterExercise, end as endWorker, forExercise, forPage, sharedWorker } from "./pool.js";
+
+export { readerText }; // the browser tests clip a text as a Run does (tests/python/test_box_runs.py)
 
 let nextId = 1;
 // How long a worker whose Python is up may take to say a Run has started (it answers in
 // about a millisecond) before it counts as held by an earlier Run's leftovers.
 const HELD_MS = 3000;
-const MAX_TEXT = 10000; // characters of a text of the reader's code shown (scripts/reader/reader_code.py)
-const CONTROLS = /[\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g; // as reader_code.CONTROLS
-
-/**
- * A text the reader's code may have written, as the page shows it (scripts/reader/reader_code.py:
- * clip): at most MAX_TEXT characters, with a line that says how much was cut, and each bidi
- * control or zero-width character as <U+202E>.
- */
-export function readerText(text) {
-  const all = String(text);
-  const kept = all.length > MAX_TEXT ? all.slice(0, MAX_TEXT) : all;
-  const shown = kept.replace(CONTROLS, (c) => `<U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}>`);
-  return all.length > MAX_TEXT ? `${shown}\n... (cut: the first ${MAX_TEXT.toLocaleString("en")} of its ` +
-    `${all.length.toLocaleString("en")} characters are shown)` : shown;
-}
 let queue = Promise.resolve();
 // Runs queued or running, each with the page it was started on. A Run of a page the reader
 // has left shows its output nowhere: the next page's Run stops it rather than wait for it
