@@ -16,18 +16,14 @@
 // the page again after each of Material's instant navigations (dom.js: onEveryPage).
 
 import { element, loadStylesheet, onEveryPage } from "./shared/dom.js";
+import { load, pageOf, root, savedAnswer } from "./shared/done.js";
+import { isHeld, write } from "./shared/store.js";
 
 const here = import.meta.url;
-const root = new URL("../", here); // the site's root: this file is javascripts/progress.js
-// localStorage: {page: {quiz: [ids], exercise: [names], versions: {name: version}, answers: {id: {value, state}}}}
-const STORE = "bv-progress";
+const STORE = "bv-progress"; // localStorage: {page: {quiz, exercise, versions, answers}} (shared/kept.js)
 let page = null; // the page shown, as progress.json names it
 let totals = null; // {page: {quizzes: [ids], exercises: [names], versions: {name: version}}}, from progress.json
 let display = null; // this page's display, if it has checks
-// What the reader did, when this browser would not store it (storage off or full): kept here, for
-// as long as this page lives, and said so (a second read-only audit: the box read back an empty
-// storage, "0 of 9" right after "Right.", and said "Kept in this browser only.")
-let unkept = null;
 
 document.addEventListener("bv-check", (/** @type {CustomEvent} */ { detail }) => {
   if (!["quiz", "exercise"].includes(detail?.kind) || !detail.id) return;
@@ -52,22 +48,6 @@ document.addEventListener("bv-check", (/** @type {CustomEvent} */ { detail }) =>
   render();
 });
 
-/**
- * The answer the reader last gave to quiz `id` on this page, {value, state}, or null. Kept with
- * the progress, so the chapter's Clear forgets it and Undo brings it back: both then show every
- * quiz of the page as kept (quiz.js: bvShow).
- */
-export function savedAnswer(id) {
-  return load()[pageOf(location.href)]?.answers?.[String(id)] ?? null;
-}
-/**
- * What the reader has done on page `name` (as progress.json names it, "04-engine/"): {quiz: [ids],
- * exercise: [names], versions, answers}, as kept, or as this page holds it where the browser would not store
- * it; {} if nothing. engine-switch.js reads the whole-engine exercise's pass from here.
- */
-export function done(name) {
-  return load()[name] ?? {};
-}
 const changed = () => {
   for (const box of document.querySelectorAll(".bv-quiz")) {
     /** @type {any} */ (box).bvShow?.(savedAnswer(box.id.replace(/-box$/, ""))); // quiz.js puts it there
@@ -99,28 +79,13 @@ async function loadTotals() {
   return true;
 }
 
-/** The page a URL is, as progress.json names it: "04-engine/" ("" for the home page). */
-function pageOf(href) {
-  const path = new URL(href, location.href).pathname.replace(/index\.html$/, "");
-  return path.startsWith(root.pathname) ? path.slice(root.pathname.length) : null;
-}
-
-function load() {
-  if (unkept) return unkept;
-  try {
-    return JSON.parse(localStorage.getItem(STORE)) ?? {};
-  } catch {
-    return {}; // storage off, or not ours to read: nothing is kept
-  }
-}
-
+/**
+ * Keep what the reader did. Where this browser would not store it (storage off or full), store.js
+ * holds it for as long as the page lives, and the box says so (a second read-only audit: the box
+ * read back an empty storage, "0 of 9" right after "Right.", and said "Kept in this browser only.")
+ */
 function store(all) {
-  try {
-    localStorage.setItem(STORE, JSON.stringify(all));
-    unkept = null;
-  } catch {
-    unkept = all; // storage full or off: the progress lasts as long as the page, and says so
-  }
+  write(STORE, all, { hold: true });
 }
 
 /** {done, total, quizzes: [done, total], exercises: [done, total]} of a page. */
@@ -206,7 +171,7 @@ function showOnPage({ done, total, quizzes, exercises }) {
   text.textContent = complete
     ? `Chapter complete: all ${total} checks passed (${parts.join(", ")}).`
     : `Your progress: ${done} of ${total} checks passed (${parts.join(", ")}). ` +
-      (unkept ? "Not kept: this browser would not store it, so a reload forgets it." : "Kept in this browser only.");
+      (isHeld(STORE) ? "Not kept: this browser would not store it, so a reload forgets it." : "Kept in this browser only.");
   box.classList.toggle("is-complete", complete);
   bar.max = total;
   bar.value = done;

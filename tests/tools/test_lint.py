@@ -113,15 +113,17 @@ def test_jsconfig_checks_every_module_of_the_site():
 
 # docs/javascripts/ in folders by role (CONTRIBUTING.md: the tree). At the top, only the modules
 # mkdocs.yml loads on every page; each folder imports only the folders its role may use ("" is
-# the top). editor/editor.js is the source of the bundle the build serves in its place
+# the top): nothing below the top imports what mkdocs.yml loads (what they share of it, the
+# reader's engine and what the reader did, is python/reader-engine.js's and shared/'s).
+# editor/editor.js is the source of the bundle the build serves in its place
 # (scripts/build/editor_bundle.py): only editor/editor-loader.js names it.
 JAVASCRIPTS = ROOT / "docs" / "javascripts"
 ROLE_IMPORTS = {
     "shared": {"shared"},
     "python": {"python", "shared"},
     "editor": {"editor"},
-    "run": {"run", "python", "shared", "editor", ""},
-    "widgets": {"widgets", "python", "shared", "editor", ""},
+    "run": {"run", "python", "shared", "editor"},
+    "widgets": {"widgets", "python", "shared", "editor"},
     "": {"", "widgets", "run", "python", "shared", "editor"},
 }
 EDITOR_SOURCE, EDITOR_LOADER = "editor/editor.js", "editor/editor-loader.js"

@@ -33,6 +33,7 @@
 
 import { element, loadStylesheet, whenNear } from "../shared/dom.js";
 import { MOD, loadEditor } from "../editor/editor-loader.js";
+import { read, write } from "../shared/store.js";
 
 const here = import.meta.url;
 const DEFAULT_TIMEOUT_MS = 20000;
@@ -78,12 +79,9 @@ export function init(marker) {
   }));
 }
 
+/** The page's kept edits; {} where storage is off, or not ours to read: edits are simply not kept. */
 function savedEdits(page) {
-  try {
-    return JSON.parse(sessionStorage.getItem(page.store)) ?? {};
-  } catch {
-    return {}; // storage off, or not ours to read: edits are simply not kept
-  }
+  return read(page.store, true) ?? {};
 }
 
 /** Keep (or, with code null, forget) block n's edit of the page's `source` for this session. */
@@ -91,12 +89,8 @@ function saveEdit(page, n, source, code) {
   const edits = savedEdits(page);
   if (code === null || code === source.replace(/\n$/, "")) delete edits[n];
   else edits[n] = { source, code };
-  try {
-    if (Object.keys(edits).length) sessionStorage.setItem(page.store, JSON.stringify(edits));
-    else sessionStorage.removeItem(page.store);
-  } catch {
-    // storage full or off: the edit stays in the editor for as long as the page is open
-  }
+  // Storage full or off: the edit stays in the editor for as long as the page is open.
+  write(page.store, Object.keys(edits).length ? edits : null, { session: true });
 }
 
 /** Block `state`'s Run bar, editor box, progress line and output, in its kept place. */
@@ -229,7 +223,7 @@ async function runBlock(state) {
     const { call } = await import("../python/python.js");
     // The reader's engine, when the switch says so (engine-switch.js): Python installs it as
     // micrograd.engine.Value for this Run, and run-output.js says which engine ran.
-    const { engine } = await import("../engine-switch.js");
+    const { engine } = await import("../python/reader-engine.js");
     const source = engine();
     const args = { blocks: JSON.parse(page.text).blocks, upto: state.index, edits };
     result = await call("run_blocks", source ? { ...args, engine: source } : args, {

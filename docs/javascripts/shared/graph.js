@@ -3,15 +3,15 @@
 // position), plus the page's session state.
 
 import { offerFullScreen } from "./figures.js";
+import { read, write } from "./store.js";
 
 // A widget's state survives a reload of the page (sessionStorage), and nothing else does.
-const key = (id) => `bv:${location.pathname}#${id}`;
-export function remember(id, state) {
-  try { sessionStorage.setItem(key(id), JSON.stringify(state)); } catch { /* storage off */ }
-}
-export function recall(id) {
-  try { return JSON.parse(sessionStorage.getItem(key(id))); } catch { return null; }
-}
+/** @param {string} id */
+const key = (id) => /** @type {const} */ (`bv:${location.pathname}#${id}`);
+/** @param {string} id @param {Object<string, any>} state */
+export const remember = (id, state) => write(key(id), state, { session: true });
+/** @param {string} id */
+export const recall = (id) => read(key(id), true);
 
 // Room around the drawing (in its units, 1 pt) for the hit areas of edges along its sides:
 // an edge's hit area is 34 units wide (widgets.css), and hit testing stops at the <svg>'s box.

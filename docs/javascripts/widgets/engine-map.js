@@ -14,7 +14,8 @@
 // Nothing here computes a number: every one comes from the reader's Python.
 
 import { element } from "../shared/dom.js";
-import { SWITCHED, checkEngine, chosen, choose, engine, keepFile, keptCheck, readerEngine } from "../engine-switch.js";
+import { read, write } from "../shared/store.js";
+import { SWITCHED, checkEngine, chosen, choose, engine, keepFile, keptCheck, readerEngine } from "../python/reader-engine.js";
 
 const root = new URL("../../", import.meta.url); // the site's root: this file is javascripts/widgets/engine-map.js
 const CHAPTER_TIMEOUT_MS = 60000;
@@ -221,22 +222,13 @@ function save(source, entries, ms) {
       results: results?.map((r) => failed(r) ? r : { index: r.index, kind: r.kind, status: r.status,
         applies: r.applies }) ?? null };
   });
-  try {
-    sessionStorage.setItem(SAVED, JSON.stringify({ source, entries: cut, ms })); // the map is for this text
-  } catch {
-    // storage full or off: the map lasts as long as the page
-  }
+  // The map is for this text; where storage is full or off, it lasts as long as the page.
+  write(SAVED, { source, entries: cut, ms }, { session: true });
 }
 
 /** Draw the map kept for this session, if it was drawn for `source`; true if it was. */
 function restore(state, source) {
-  const kept = (() => {
-    try {
-      return JSON.parse(sessionStorage.getItem(SAVED));
-    } catch {
-      return null; // storage off, or not ours to read
-    }
-  })();
+  const kept = read(SAVED, true); // null where storage is off, or not ours to read
   if (!kept || kept.source !== source) return false;
   const view = makeView(state, source);
   kept.entries.forEach(view.add);

@@ -31,6 +31,7 @@
 
 import { element, loadStylesheet } from "../shared/dom.js";
 import { MOD, loadEditor as editorLoader } from "../editor/editor-loader.js";
+import { readText, writeText } from "../shared/store.js";
 
 const here = import.meta.url;
 const DEFAULT_TIMEOUT_MS = 10000;
@@ -93,7 +94,7 @@ function loadEditor(state) {
   state.loading ??= (async () => {
     try {
       const createEditor = await editorLoader();
-      const kept = storage("getItem", state.key);
+      const kept = readText(state.key); // null where storage is off: the code then lives as long as the page
       state.editor = createEditor(state.host, kept ?? state.starter, {
         label: `Code for ${state.title}`,
         onRun: () => runTests(state),
@@ -110,19 +111,9 @@ function loadEditor(state) {
   return state.loading;
 }
 
-/** localStorage[method](...args), or null where storage is off, full or not ours to use. */
-function storage(method, ...args) {
-  try {
-    return localStorage[method](...args);
-  } catch {
-    return null; // the code then lives as long as the page
-  }
-}
-
 /** Save the reader's code for this exercise (and this starter); the starter itself is not kept. */
 function keep(state, code) {
-  if (code === state.starter || code === state.starter.replace(/\n$/, "")) storage("removeItem", state.key);
-  else storage("setItem", state.key, code);
+  writeText(state.key, code === state.starter || code === state.starter.replace(/\n$/, "") ? null : code);
 }
 
 function resetCode(state) {

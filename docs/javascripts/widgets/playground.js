@@ -20,7 +20,7 @@
 // first press, python.js, its worker and Pyodide, then Graphviz (0.47 MB compressed).
 
 import { element, loadStylesheet } from "../shared/dom.js";
-import { engine } from "../engine-switch.js";
+import { engine } from "../python/reader-engine.js";
 import { bindGraph, drawStep, edgeAt } from "../shared/graph.js";
 import { drawSVG } from "../shared/viz.js";
 

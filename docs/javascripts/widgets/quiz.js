@@ -2,7 +2,7 @@
 // computed by running the mistake) come from scripts/pages/quizzes.py. Once answered, its Answer
 // folds out, and a "bv-check" event tells progress.js, which keeps the answer and its mark.
 
-import { savedAnswer } from "../progress.js";
+import { savedAnswer } from "../shared/done.js";
 
 // "10", "1e1", "−10" (a true minus), "+10", "61,539" (commas between thousands, as the site
 // writes them): a number; else ("1,5", "half") null.

@@ -15,7 +15,7 @@ const TIMEOUT_MS = 20000;
 export async function retrace(p, values, onProgress, bar, signal) {
   const { call } = await import("../python/python.js");
   const { drawSVG } = await import("../shared/viz.js");
-  const { engine } = await import("../engine-switch.js");
+  const { engine } = await import("../python/reader-engine.js");
   const source = engine();
   /** @type {import("../python/calls.js").CallArgs["trace_stepper"]} */
   const args = { graph: p.graph, values, ...(source ? { engine: source } : {}) };
