@@ -17,6 +17,7 @@ let count = 0;
 /** The switch: two radio buttons and a line that says what runs (role=status). */
 function makeSwitch() {
   const name = `bv-engine-${(count += 1)}`;
+  /** @param {string} value @param {string} text @returns {[HTMLInputElement, HTMLLabelElement]} */
   const radio = (value, text) => {
     const input = element("input", { type: "radio", name, value, class: "bv-engine__radio" });
     return [input, element("label", { class: "bv-engine__option" }, input, ` ${text}`)];

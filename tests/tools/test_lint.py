@@ -97,8 +97,8 @@ def tsc(*args):
 
 
 def test_the_calls_into_python_type_check():
-    """jsconfig.json over every module."""
-    for config in ("jsconfig.json",):
+    """jsconfig.json over every module; jsconfig.strict.json, strict, over python/ and shared/."""
+    for config in ("jsconfig.json", "jsconfig.strict.json"):
         result = tsc("-p", config)
         assert result.returncode == 0, f"tsc -p {config} found type errors:\n{result.stdout}{result.stderr}"
 

@@ -92,8 +92,8 @@
  * report is CallResults[fn] (Answer<CallResults[fn]>); a bare Answer leaves the report untyped.
  * @template [R=unknown]
  * @typedef {{kind: "result", report: R, startMs: number, runMs: number, coldStart: boolean,
- *   restarted?: string, afterReaderCode?: boolean, started?: string}} Answered  report: the
- *   function's value; restarted: why Python started again; afterReaderCode: the reader's code of an
+ *   afterReaderCode?: boolean, started?: string}} Answered  report: the
+ *   function's value; afterReaderCode: the reader's code of an
  *   earlier Run ran in the Python this one ran in; started (coldStart only): "Python started in
  *   2.6 s", or when a Python already loading was ready
  */
@@ -105,8 +105,9 @@
  */
 
 /**
+ * Any of them says why Python started again for it, if it did (restarted).
  * @template [R=unknown]
- * @typedef {Answered<R> | TimedOut | Stopped | Failed} Answer
+ * @typedef {(Answered<R> | TimedOut | Stopped | Failed) & {restarted?: string}} Answer
  */
 
 export {};

@@ -15,15 +15,16 @@
 // A Content-Security-Policy header says the same where the host can send one (MAINTAINERS.md gives it).
 
 const { apply } = Reflect;
-const getter = (type, name) => Object.getOwnPropertyDescriptor(type.prototype, name).get;
+const getter = (/** @type {any} */ type, /** @type {string} */ name) => /** @type {any} */ (Object.getOwnPropertyDescriptor(type.prototype, name)).get;
 
 const REFUSED = ["importScripts", "WebSocket", "WebSocketStream", "EventSource", "WebTransport", "Worker",
   "SharedWorker", "FontFace", "Notification", "eval", "caches"];
 
-const refusal = (what) => new TypeError(`${what} is blocked: Python on this page can reach this site ` +
+const refusal = (/** @type {string} */ what) => new TypeError(`${what} is blocked: Python on this page can reach this site ` +
   "only (no other host, no WebSocket, no worker, no eval).");
 
-/** Replace `name` on the object of `scope`'s prototype chain that holds it; false if none does. */
+/** Replace `name` on the object of `scope`'s prototype chain that holds it; false if none does.
+ * @param {object} scope @param {string} name @param {*} value */
 function replace(scope, name, value) {
   for (let holder = scope; holder; holder = Object.getPrototypeOf(holder)) {
     if (Object.getOwnPropertyDescriptor(holder, name)) {
@@ -34,7 +35,7 @@ function replace(scope, name, value) {
   return false;
 }
 
-/** A function that refuses to run or construct, standing in for `name`. */
+/** A function that refuses to run or construct, standing in for `name`. @param {string} name */
 function refused(name) {
   return new Proxy(function blocked() {}, {
     apply() { throw refusal(name); },
@@ -42,20 +43,21 @@ function refused(name) {
   });
 }
 
-/** Confine `scope` (a worker's global) to its own origin; returns the names it replaced. */
+/** Confine `scope` (a worker's global) to its own origin; returns the names it replaced. @param {any} scope */
 export function confine(scope = self) {
   const { origin, href } = scope.location;
   const { fetch, Request, URL, XMLHttpRequest } = scope;
   const originOf = getter(URL, "origin");
   const urlOf = getter(Request, "url");
-  const ours = (text) => { // text: a string, read from nothing the reader can change
+  const ours = (/** @type {string} */ text) => { // text: read from nothing the reader can change
     try {
       return apply(originOf, new URL(text, href), []) === origin;
     } catch {
       return false;
     }
   };
-  const done = [];
+  const done = /** @type {string[]} */ ([]);
+  /** @type {(holder: object, name: string, value?: (this: any, ...a: any[]) => any) => any} */
   const put = (holder, name, value) => replace(holder, name, value) && done.push(name);
 
   put(scope, "fetch", function guardedFetch(input, init) {

@@ -20,17 +20,28 @@
 import { MAX_TEXT } from "../shared/reader-text.js"; // characters of a text of the reader's code sent on
 import { confine } from "./guard.js";
 
-let port = null; // the page's channel: set once, by the first message
-let ready = null; // Promise of scripts.reader.calls.call_json, made once per worker
-let current = null; // id of the run that is loading, for progress messages
-let block = null; // index of the chapter block running now (run_blocks calls onBlock)
-let armed = null; // while the reader's code runs: the ids of the timers it arms, to clear when it ends
+/** @type {MessagePort | null} the page's channel: set once, by the first message */
+let port = null;
+/** @type {Promise<CallJson> | null} scripts.reader.calls.call_json, made once per worker */
+let ready = null;
+/** @type {number | null} id of the run that is loading, for progress messages */
+let current = null;
+/** @type {number | null} index of the chapter block running now (run_blocks calls onBlock) */
+let block = null;
+/** @type {Set<number> | null} while the reader's code runs: the ids of the timers it arms, to clear when it ends */
+let armed = null;
+/**
+ * call_json as Pyodide hands it to JavaScript: a function's name, its JSON arguments and
+ * run_blocks' callback in; calls.py's answer, JSON, out.
+ * @typedef {(fn: string, args: string, onBlock: (index: number) => void) => string} CallJson
+ */
 
 /**
  * setTimeout and setInterval, replaced where the browser defines them, note each timer armed
  * while the reader's code runs, so the Run's end clears it. Done before Pyodide loads (its
  * asyncio loop arms its timers with these); guard.js wraps these wrappers, and nothing can
  * reach the browser's own after that.
+ * @param {any} scope the worker's global (the DOM's types do not describe a worker's)
  */
 function ownTimers(scope) {
   for (const name of ["setTimeout", "setInterval"]) {
@@ -39,7 +50,7 @@ function ownTimers(scope) {
     if (!holder) continue;
     const timer = holder[name];
     Object.defineProperty(holder, name, { configurable: true, writable: true, enumerable: true,
-      value: function ownedTimer(...args) {
+      value: function ownedTimer(/** @type {unknown[]} */ ...args) {
         const id = Reflect.apply(timer, scope, args);
         armed?.add(id);
         return id;
@@ -53,8 +64,10 @@ self.addEventListener("error", (event) => event.preventDefault());
 self.addEventListener("unhandledrejection", (event) => event.preventDefault());
 
 /** @param {import("./calls.js").FromWorker} message */
-const post = (message) => port.postMessage(message);
+const post = (message) => /** @type {MessagePort} */ (port).postMessage(message); // set before any request
+/** @param {string} text */
 const progress = (text) => post({ type: "progress", id: current, text });
+/** @param {number} bytes */
 const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
 
 self.addEventListener("message", ({ data, ports }) => {
@@ -82,14 +95,17 @@ async function load({ runtimeURL, pythonURL, runtimeBytes, again }) {
  * Say how much of Python has arrived: the files the browser has finished receiving
  * (Resource Timing: their sizes as received, after any decompression), of the runtime's
  * total the page knows from the build (data-runtime-bytes). Returns a function that stops.
+ * @param {string} runtimeURL
+ * @param {number} total
+ * @param {boolean | undefined} again
  */
 function watchDownloads(runtimeURL, total, again) {
   if (!total || typeof PerformanceObserver === "undefined") return () => {};
   let loaded = 0;
-  const count = (entries) => {
+  const count = (/** @type {PerformanceEntryList} */ entries) => {
     const before = loaded;
     for (const entry of entries) {
-      if (entry.name.startsWith(runtimeURL)) loaded += entry.decodedBodySize;
+      if (entry.name.startsWith(runtimeURL)) loaded += /** @type {PerformanceResourceTiming} */ (entry).decodedBodySize;
     }
     if (loaded === before) return;
     progress(loaded < total
@@ -107,6 +123,13 @@ function watchDownloads(runtimeURL, total, again) {
 
 // again: not the page's first Python (python.js: an exercise's, or one after a Stop), which loads and
 // compiles again; "first Run only" and "once" were said of it too (a third read-only audit).
+/**
+ * @param {string} runtimeURL
+ * @param {string} pythonURL
+ * @param {number} runtimeBytes
+ * @param {boolean | undefined} again
+ * @returns {Promise<CallJson>}
+ */
 async function start(runtimeURL, pythonURL, runtimeBytes, again) {
   progress(again ? "Loading Python again…"
     : `Loading Python (first Run only: ${megabytes(runtimeBytes || 13.4e6)} MB, less when compressed)…`);
@@ -135,7 +158,15 @@ async function start(runtimeURL, pythonURL, runtimeBytes, again) {
   }
 }
 
-const onBlock = (index) => { block = index; };
+const onBlock = (/** @type {number} */ index) => { block = index; };
+
+/**
+ * What a thrown value says of itself. Anything can be thrown, null and undefined too: reading
+ * `.message` of those threw again inside the catch, and the Run was never answered.
+ * @param {unknown} error
+ * @returns {{message?: unknown, type?: unknown}}
+ */
+const said = (error) => (error !== null && typeof error === "object" ? error : {});
 
 /**
  * Answer one call: the function's value, or why Python could not give it.
@@ -151,7 +182,7 @@ async function run(data) {
     ready ??= start(data.runtimeURL, data.pythonURL, data.runtimeBytes, data.again);
     python = await ready;
   } catch (error) {
-    post({ type: "error", id, fatal: true, message: `Python could not start: ${error.message ?? error}` });
+    post({ type: "error", id, fatal: true, message: `Python could not start: ${said(error).message ?? error}` });
     return;
   }
   const t1 = performance.now();
@@ -170,10 +201,11 @@ async function run(data) {
     // call_json reports everything the reader's code does; reaching here means Python itself
     // failed (for example a fatal error after a stack overflow): this worker must go. The
     // message may hold the reader's text: what goes on is cut (python.js says so).
-    const text = String(error.message ?? error).trim();
+    const { message, type } = said(error);
+    const text = String(message ?? error).trim();
     const lines = (text.length > 4 * MAX_TEXT ? text.slice(0, MAX_TEXT) + text.slice(-MAX_TEXT) : text).split("\n");
-    const reason = (error.type ? lines[lines.length - 1] : lines[0]).slice(0, MAX_TEXT + 1) ||
-      String(error.type ?? "an unknown error");
+    const reason = (type ? lines[lines.length - 1] : lines[0]).slice(0, MAX_TEXT + 1) ||
+      String(type ?? "an unknown error");
     const hint = /call stack/i.test(reason)
       ? " (freeing a computation graph more than about 1,500 operations deep takes more stack " +
         "than the browser gives Python)"

@@ -38,10 +38,23 @@ import { afterExercise, end as endWorker, forExercise, forPage, sharedWorker } f
 
 export { readerText }; // the browser tests clip a text as a Run does (tests/python/test_box_runs.py)
 
+/**
+ * A call's options (call() says what each does); runtimeURL, pythonURL and runtimeBytes: a
+ * runtime other than the page's (calls.js: Runtime); restarted: why runOnce started Python again.
+ * @typedef {{timeoutMs: number, onProgress?: (text: string) => void, signal?: AbortSignal,
+ *   stopIn?: Element, afterStop?: HTMLElement | null, runningText?: string, fresh?: boolean,
+ *   runtimeURL?: string, pythonURL?: string, runtimeBytes?: number, restarted?: string}} CallOptions
+ * @typedef {{type: "call", fn: import("./calls.js").CallName, args: string}} Request  a call, as
+ *   the worker gets it but its id and runtime (calls.js: Call)
+ * @typedef {CallOptions & {runningText: string}} RunOptions  as call() hands them on
+ * @typedef {import("./calls.js").Answer<any>} Answer  what a Run resolves to, whichever function it called
+ */
+
 let nextId = 1;
 // How long a worker whose Python is up may take to say a Run has started (it answers in
 // about a millisecond) before it counts as held by an earlier Run's leftovers.
 const HELD_MS = 3000;
+/** @type {Promise<unknown>} the last Run asked for: the next one waits for it */
 let queue = Promise.resolve();
 // Runs queued or running, each with the page it was started on. A Run of a page the reader
 // has left shows its output nowhere: the next page's Run stops it rather than wait for it
@@ -71,17 +84,17 @@ onEveryPage(() => { page += 1; });
  * @template {import("./calls.js").CallName} F
  * @param {F} fn
  * @param {import("./calls.js").CallArgs[F]} args
- * @param {object} [options]
+ * @param {CallOptions} options
  * @returns {Promise<import("./calls.js").Answer<import("./calls.js").CallResults[F]>>}
  */
-export function call(fn, args, options = {}) {
+export function call(fn, args, options) {
   return enqueue({ type: "call", fn, args: JSON.stringify(args) }, { runningText: "Running…", ...options });
 }
 
 /**
  * The reader's code against one exercise's tests, in a worker that has run nothing else:
  * call("run_exercise"), whose report is {results, output, note}.
- * @param {{exercise: string, code: string} & Object<string, any>} options
+ * @param {{exercise: string, code: string} & CallOptions} options
  */
 export function runExercise({ exercise, code, ...options }) {
   return call("run_exercise", { exercise, code }, { ...options, runningText: "Running the tests…", fresh: true });
@@ -92,7 +105,7 @@ export function runExercise({ exercise, code, ...options }) {
  * (scripts/reader/run_blocks.py): call("run_blocks"), whose report is {results, seconds, python,
  * bits}; an error also names `block`, the index of the block that was running when Python
  * stopped. blocks: the page's blocks.json text; edits: {index: text}.
- * @param {{blocks: string, upto: number, edits?: Object<string, string>} & Object<string, any>} options
+ * @param {{blocks: string, upto: number, edits?: Object<string, string>} & CallOptions} options
  */
 export function runBlocks({ blocks, upto, edits, ...options }) {
   return call("run_blocks", { blocks: JSON.parse(blocks).blocks, upto, edits: edits ?? {} }, options);
@@ -111,13 +124,19 @@ export function pageRuntime() {
     runtimeBytes: Number(runtimeBytes) || 0 };
 }
 
-function enqueue(request, options) {
-  if (!options.runtimeURL) options = { ...pageRuntime(), ...options };
+/**
+ * @param {Request} request
+ * @param {RunOptions} asked
+ * @returns {Promise<Answer>}
+ */
+function enqueue(request, asked) {
+  let options = asked.runtimeURL ? /** @type {RunOptions & import("./calls.js").Runtime} */ (asked)
+    : { ...pageRuntime(), ...asked };
   for (const earlier of runs) if (earlier.page !== page) earlier.controller.abort();
   if ([...runs].some((earlier) => earlier.page === page)) {
     options.onProgress?.("Waiting for the Run before this one to finish…");
   }
-  const mine = { page, controller: new AbortController() };
+  const mine = { page, controller: new AbortController(), started: false };
   runs.add(mine);
   const { signal } = mine.controller; // the reader's Stop (options.signal) or the next page's Run
   if (options.signal?.aborted) mine.controller.abort();
@@ -133,6 +152,7 @@ function enqueue(request, options) {
   // Stopped while it waits behind another Run: it answers at once (and never starts, so no
   // Python of its was shut down); stopped while it runs, its worker is ended (runOnce).
   // (A Run that started answers for itself, runOnce: Python shut down, or still loading.)
+  /** @type {Promise<Answer>} */
   const stoppedEarly = new Promise((resolve) => {
     signal.addEventListener("abort", () => { if (!mine.started) resolve(STOPPED_WAITING); }, { once: true });
   });
@@ -142,6 +162,9 @@ function enqueue(request, options) {
 /**
  * A Stop button in `host` that aborts `controller`; returns a function that removes it (and,
  * if it had the focus, gives the focus to `after`).
+ * @param {Element} host
+ * @param {AbortController} controller
+ * @param {HTMLElement | null | undefined} after
  */
 function stopButton(host, controller, after) {
   const button = element("button", { type: "button", class: "md-button bv-stop", text: "Stop" });
@@ -159,13 +182,19 @@ function stopButton(host, controller, after) {
  * What follows a Python shut down: an exercise's Run ends by starting the next exercise's Python at
  * once (afterExercise), so its messages say that one is loading; "the next Run starts it again" was
  * said there too (a third read-only audit), and the next Run said it had been "loading since before".
+ * @param {boolean | undefined} fresh
  */
 function next(fresh, capital = false) {
   const said = fresh ? "a fresh Python is already loading for the next Run." : "the next Run starts it again.";
   return capital ? said[0].toUpperCase() + said.slice(1) : said;
 }
 
-/** A Run stopped at its time limit: it ran too long, whether it loops or sleeps. */
+/**
+ * A Run stopped at its time limit: it ran too long, whether it loops or sleeps.
+ * @param {number} seconds
+ * @param {boolean | undefined} fresh
+ * @returns {import("./calls.js").TimedOut}
+ */
 function stopped(seconds, fresh) {
   return { kind: "timeout", seconds, message: `Stopped after ${seconds} s: the code ran longer than a Run ` +
     `may (an endless loop, a long loop, or a time.sleep()?). Python was shut down; ${next(fresh)}` };
@@ -180,6 +209,8 @@ function stopped(seconds, fresh) {
  * the page's blocks blamed the Python version for what an earlier edit had changed, and an
  * earlier edit made a correct engine fail its check, for good (two hostile audits). A Run with
  * edits keeps its Python, as a session would, and says what ran there before.
+ * @param {Request} request
+ * @returns {string[]}
  */
 function readerParts({ fn, args }) {
   if (fn === "run_exercise") return ["exercise"];
@@ -198,13 +229,17 @@ const TAINTED = "Python started afresh: the one before had been given code of yo
  * A time in ms as a Run's messages say it: "0.05 s", "2.6 s" (two decimals below a second). Here,
  * with the times it measures, not in shared/dom.js, which every widget page loads (its script budget,
  * tests/widgets/test_widgets.py); run-output.js, loaded after python.js, reads it from here.
+ * @param {number} ms
  */
 export function seconds(ms) {
   return `${(ms / 1000).toFixed(ms < 1000 ? 2 : 1)} s`;
 }
 
 /** What a Run that waited for Python says of it: "Python started in 2.6 s", or, for one that was
- * already loading (the spare), when it was ready: it had started before the Run. */
+ * already loading (the spare), when it was ready: it had started before the Run.
+ * @param {number} ms
+ * @param {boolean} loadingBefore
+ */
 function startedText(ms, loadingBefore) {
   return loadingBefore ? `Python, loading since before this Run, was ready in ${seconds(ms)}`
     : `Python started in ${seconds(ms)}`;
@@ -225,13 +260,27 @@ const BUSY = `Python did not answer within ${HELD_MS / 1000} s: code an earlier 
   "(a callback that never ends) kept it busy.";
 const HELD = `${BUSY} It was shut down and started again.`;
 
-/** A Run the reader stopped (its signal aborted). */
+/**
+ * A Run the reader stopped (its signal aborted).
+ * @param {boolean | undefined} fresh
+ * @returns {import("./calls.js").Stopped}
+ */
 const stoppedByReader = (fresh) => ({ kind: "stopped", message: `Stopped. Python was shut down; ${next(fresh)}` });
+/** @type {import("./calls.js").Stopped} */
 const STOPPED_WAITING = { kind: "stopped", message: "Stopped before it started: nothing of it ran." };
-// Stopped while Python was still loading: nothing was running, so nothing was shut down but the load.
+/**
+ * Stopped while Python was still loading: nothing was running, so nothing was shut down but the load.
+ * @param {boolean | undefined} fresh
+ * @returns {import("./calls.js").Stopped}
+ */
 const stoppedLoading = (fresh) => ({ kind: "stopped", message: "Stopped while Python was still loading: nothing " +
   `of it ran. ${fresh ? next(fresh, true) : "The next Run starts loading it again."}` });
 
+/**
+ * @param {Request} request
+ * @param {RunOptions & import("./calls.js").Runtime} options
+ * @returns {Promise<Answer>}
+ */
 function runOnce(request, options) {
   const { runtimeURL, pythonURL, runtimeBytes, timeoutMs, onProgress, runningText, signal, fresh, restarted } = options;
   const asked = performance.now();
@@ -241,11 +290,13 @@ function runOnce(request, options) {
       return;
     }
     let current;
-    let afresh = null; // why this Run starts a fresh Python, if it does
+    /** @type {string | null} why this Run starts a fresh Python, if it does */
+    let afresh = null;
     const parts = readerParts(request); // read once: run_blocks' arguments hold every block's code
     // Code of the reader's in a worker other than this call's engine (earlier edits, which may
     // not be this Run's, an exercise, another engine): what it left there can change this call.
     const engine = parts.find((key) => key.startsWith("engine:"));
+    /** @param {import("./pool.js").PythonWorker | null} one */
     const leftover = (one) => [...(one?.ran ?? [])].some((key) => key !== engine);
     if (fresh) current = forExercise(); // an exercise: a worker that has run nothing of the reader's
     else {
@@ -262,8 +313,10 @@ function runOnce(request, options) {
     // start takes: the page says it was ready then, not that it started in that time (a new reader's audit).
     const loadingBefore = coldStart && current.created < asked;
     const id = nextId++;
-    let timer = null;
-    let held = null;
+    /** @type {number | undefined} the time limit's */
+    let timer;
+    /** @type {number | undefined} HELD_MS's, while Python is up and the Run not yet started */
+    let held;
     let startMs = 0;
     let started = false;
 
@@ -275,6 +328,7 @@ function runOnce(request, options) {
       worker.removeEventListener("error", onError);
       signal?.removeEventListener("abort", onAbort);
     };
+    /** @param {Answer} result */
     const finish = (result) => {
       release();
       for (const key of parts) current.ran.add(key);
@@ -283,21 +337,22 @@ function runOnce(request, options) {
       const said = afterReaderCode && result.kind === "result" ? { ...result, afterReaderCode } : result;
       resolve(why ? { ...said, restarted: why } : said);
     };
+    /** @param {Answer} result */
     const end = (result) => {
       endWorker(current);
       finish(result);
     };
     const limit = () => { timer = setTimeout(() => end(stopped(timeoutMs / 1000, fresh)), timeoutMs); };
-    port.onmessage = ({ data }) => {
-      if (data.type === "loaded") current.loaded = true;
-      if (data.id !== id) return;
+    port.onmessage = (/** @type {MessageEvent<import("./calls.js").FromWorker>} */ { data }) => {
+      if (data.type === "loaded") current.loaded = true; // for no Run: read by the next one
+      if (data.type === "loaded" || data.id !== id) return;
       if (data.type === "progress") onProgress?.(data.text);
       else if (data.type === "started") {
         started = true;
         clearTimeout(held);
         startMs = data.startMs;
         onProgress?.(runningText);
-        if (timer === null) limit();
+        if (timer === undefined) limit();
       } else if (data.type === "result") {
         finish({ kind: "result", report: data.value, startMs, runMs: data.runMs, coldStart,
           ...(coldStart ? { started: startedText(startMs, loadingBefore) } : {}) });
@@ -312,6 +367,7 @@ function runOnce(request, options) {
           : `The page asked Python for what it does not do: ${data.message}`)
           : afterReaderCode && !data.fatal ? `${data.message} ${LEFTOVER}`
             : data.stopped ? `${data.message} ${next(fresh, true)}` : data.message;
+        /** @type {import("./calls.js").Failed} */
         const result = { kind: "error", message: readerText(said), block: data.block };
         if (data.fatal) end(result);
         else finish(result);
@@ -319,6 +375,7 @@ function runOnce(request, options) {
     };
     // An error the worker did not catch: its script did not load (the worker keeps any error
     // of the reader's code, python-worker.js).
+    /** @param {ErrorEvent} event */
     const onError = (event) => {
       event.preventDefault();
       const message = readerText(event.message || "the worker did not load");

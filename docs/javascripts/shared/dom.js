@@ -3,6 +3,10 @@
 // element("button", {type: "button"}, "Run") -> <button type="button">Run</button>.
 // Children are nodes or strings (an empty string adds nothing, so CSS :empty still holds);
 // the attribute "text" sets the text instead.
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag @param {Object<string, any>} attributes @param {...(Node | string)} children
+ */
 export function element(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attributes)) {
@@ -15,7 +19,9 @@ export function element(tag, attributes = {}, ...children) {
 
 // Adds <link rel="stylesheet" href> once; resolves once loaded (or failed). Material's instant
 // navigation drops it from <head> with the page: called on the next page, it puts it back.
-const stylesheets = new Map(); // href -> {link, loaded: Promise}
+/** @type {Map<string, {link: HTMLLinkElement, loaded: Promise<unknown>}>} */
+const stylesheets = new Map();
+/** @param {string} href */
 export function loadStylesheet(href) {
   const known = stylesheets.get(href);
   if (known?.link.isConnected) return known.loaded;
@@ -38,6 +44,7 @@ export function loadStylesheet(href) {
 // which swap the content in and keep this JavaScript (and python.js's worker). Material's
 // `document$` (a global ReplaySubject) emits each page; without it, fn runs once.
 // fn runs in a task of its own, after Material's (issue 27, item 6).
+/** @param {() => void} fn */
 export function onEveryPage(fn) {
   const pages = /** @type {any} */ (window).document$; // Material's, untyped
   if (pages?.subscribe) pages.subscribe(() => setTimeout(fn));
@@ -49,8 +56,11 @@ export function onEveryPage(fn) {
 // whenNear calls bind() once `element` (if hidden, the shown element before it) is within a
 // screen of the viewport, or at once with window.bvBindAtOnce (the browser tests); it resolves
 // when the element is first placed: to bind()'s promise if it was near, else to undefined.
-const waiting = new Map(); // element -> {target, placed, bind}
-let observer = null;
+/** @type {Map<Element, {target: Element, placed: (value?: unknown) => void, bind: () => void}>} */
+const waiting = new Map();
+/** @type {IntersectionObserver} made on the first wait */
+let observer;
+/** @param {Element} element @param {() => unknown} bind @returns {Promise<unknown>} */
 export function whenNear(element, bind) {
   if (/** @type {any} */ (window).bvBindAtOnce === true || !window.IntersectionObserver) {
     return Promise.resolve().then(bind);
@@ -58,8 +68,8 @@ export function whenNear(element, bind) {
   for (const [waiter, job] of waiting) { // a page gone: unobserved, it is freed
     if (!waiter.isConnected) { waiting.delete(waiter); observer.unobserve(job.target); }
   }
-  let target = element;
-  while (target.hidden) target = target.previousElementSibling ?? target.parentElement;
+  let target = /** @type {HTMLElement} */ (element);
+  while (target.hidden) target = /** @type {HTMLElement} */ (target.previousElementSibling ?? target.parentElement);
   observer ??= new IntersectionObserver((entries) => {
     for (const entry of entries) {
       for (const [waiter, job] of waiting) {
@@ -73,8 +83,9 @@ export function whenNear(element, bind) {
   });
 }
 
+/** @param {Element} element */
 function bindNow(element) {
-  const job = waiting.get(element);
+  const job = /** @type {{target: Element, bind: () => void}} */ (waiting.get(element));
   waiting.delete(element);
   observer.unobserve(job.target); // another waiter on it is called in the same loop
   job.bind();

@@ -22,7 +22,7 @@ function loadGLightbox() {
 }
 
 /** Opens `href` (an image URL) full screen with `alt` as its text; `back` gets focus on close.
- * Rejects if GLightbox did not load. */
+ * Rejects if GLightbox did not load. @param {string} href @param {string | null} alt @param {HTMLElement} [back] */
 export async function openFullScreen(href, alt, back) {
   const GLightbox = await loadGLightbox();
   const box = GLightbox({ elements: [{ href, type: "image", alt }], draggable: false, loop: false,
@@ -31,18 +31,20 @@ export async function openFullScreen(href, alt, back) {
   box.open();
 }
 
-/** CSS px of the smallest text of a Graphviz <svg> element shown `width` CSS px wide. */
+/** CSS px of the smallest text of a Graphviz <svg> element shown `width` CSS px wide.
+ * @param {Element} svg @param {number} width */
 export function textPx(svg, width) {
   const scale = /scale\(([\d.]+)/.exec(svg.querySelector("g.graph")?.getAttribute("transform") ?? "");
   const sizes = Array.from(svg.querySelectorAll("text[font-size]"), (t) => Number(t.getAttribute("font-size")));
-  return Math.min(...sizes) * (scale ? Number(scale[1]) : 1) * width / svg.viewBox.baseVal.width;
+  return Math.min(...sizes) * (scale ? Number(scale[1]) : 1) * width / /** @type {SVGSVGElement} */ (svg).viewBox.baseVal.width;
 }
 
 // The graph as an image of itself now: the page's paint (a stepper's marked nodes) written on
 // each element, the hit lines left out; a data: URL (the documented CSP allows no blob: image).
 const PAINT = ["fill", "stroke", "stroke-width", "font-weight", "opacity"];
+/** @param {Element} svg */
 function snapshot(svg) {
-  const copy = svg.cloneNode(true), painted = svg.querySelectorAll("*");
+  const copy = /** @type {Element} */ (svg.cloneNode(true)), painted = svg.querySelectorAll("*");
   copy.querySelectorAll("*").forEach((el, i) => {
     const style = getComputedStyle(painted[i]);
     el.setAttribute("style", PAINT.map((p) => `${p}:${style.getPropertyValue(p)}`).join(";"));
@@ -54,10 +56,11 @@ function snapshot(svg) {
 
 // While a graph drawn in the page shows its text under READABLE_PX (scaled to fit its column),
 // its Full screen button stands under it. Read after layout, never forcing one.
-const zooms = new WeakMap(); // <svg> -> its button
+/** @type {WeakMap<Element, HTMLButtonElement>} <svg> -> its button */
+const zooms = new WeakMap();
 const overview = new ResizeObserver((entries) => {
   for (const { target: svg } of entries) {
-    const zoom = zooms.get(svg);
+    const zoom = /** @type {HTMLButtonElement} */ (zooms.get(svg));
     if (!svg.isConnected) overview.unobserve(svg); // gone (a new preset, Reset, a newer Run)
     if (svg.isConnected && textPx(svg, svg.getBoundingClientRect().width) < READABLE_PX) {
       if (!zoom.isConnected) svg.after(zoom);
@@ -65,7 +68,8 @@ const overview = new ResizeObserver((entries) => {
   }
 });
 
-/** Gives `svg`, a Graphviz drawing just put in the page, a Full screen button while it is an overview. */
+/** Gives `svg`, a Graphviz drawing just put in the page, a Full screen button while it is an overview.
+ * @param {Element} svg */
 export function offerFullScreen(svg) {
   const zoom = element("button", { type: "button", class: "bv-button bv-fullscreen",
     "aria-label": "Open the graph full screen, to pan and zoom" }, "Full screen");
@@ -76,6 +80,7 @@ export function offerFullScreen(svg) {
 }
 
 // widgets.js binds each a.bv-figure__open (scripts/pages/figures.py).
+/** @param {HTMLAnchorElement} link */
 export function init(link) {
   link.addEventListener("click", (event) => {
     const img = link.querySelector("img");

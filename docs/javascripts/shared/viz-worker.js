@@ -19,6 +19,7 @@ const MAX_SVG_CHARACTERS = 2_000_000;
 // with peripheries=2147483647 overflows Graphviz's sizes and takes the browser tab down before
 // the SVG limit or the time limit can act (a hostile reader's audit; 20,000 rings already make
 // 1.7 million characters of SVG). The book's figures set neither (Graphviz's defaults: 1 ring, 4 sides).
+/** @type {Object<string, number>} */
 const LIMITS = { peripheries: 10_000, sides: 10_000 };
 // An ID as Graphviz's lexer reads one, however long: a name, or a number (scan.l)
 const WORD = /(?:[A-Za-z_\u0080-\uffff][\w\u0080-\uffff]*|-?(?:\.\d+|\d+(?:\.\d*)?))/y;
@@ -36,7 +37,8 @@ export function overLimits(dot) {
   // however the text around them reads (a re-audit got two spellings past the lexer alone).
   const over = [...dot.matchAll(/(peripheries|sides)[^0-9A-Za-z]{0,40}?(\d{5,})/g)]
     .map(([, name, digits]) => ({ name, value: Number(digits) })).filter(({ name, value }) => value > LIMITS[name]);
-  const tokens = []; // {id: string, quoted?: boolean} | {op: string}
+  /** @type {{id?: string, quoted?: boolean, op?: string}[]} {id, quoted?} or {op} */
+  const tokens = [];
   let at = 0;
   while (at < dot.length) {
     const rest = dot.slice(at, at + 2);
@@ -53,8 +55,8 @@ export function overLimits(dot) {
         else value += dot[at];
       }
       at += 1;
-      const before = tokens.length >= 2 && tokens[tokens.length - 1].op === "+" && tokens[tokens.length - 2];
-      if (before?.quoted) { tokens.pop(); before.id += value; } else tokens.push({ id: value, quoted: true });
+      const before = tokens.length >= 2 && tokens[tokens.length - 1].op === "+" ? tokens[tokens.length - 2] : null;
+      if (before?.quoted) { tokens.pop(); before.id = `${before.id}${value}`; } else tokens.push({ id: value, quoted: true });
     } else if (dot[at] === "<") {
       let depth = 0;
       const start = at;
@@ -69,11 +71,12 @@ export function overLimits(dot) {
     }
   }
   tokens.forEach((token, i) => {
-    const limit = Object.hasOwn(LIMITS, token.id) ? LIMITS[token.id] : null;
+    const name = String(token.id); // an op's, "undefined", is no limit's name
+    const limit = Object.hasOwn(LIMITS, name) ? LIMITS[name] : null;
     const value = tokens[i + 2]?.id;
     if (limit === null || tokens[i + 1]?.op !== "=" || value === undefined) return;
     const number = /^\s*[+-]?\d+/.exec(value);
-    if (number && Math.abs(Number(number[0])) > limit) over.push({ name: token.id, value: Number(number[0]) });
+    if (number && Math.abs(Number(number[0])) > limit) over.push({ name, value: Number(number[0]) });
   });
   return over;
 }
@@ -85,7 +88,7 @@ self.addEventListener("message", async ({ data: { id, dot, module } }) => {
     graphviz = await viz;
   } catch (error) {
     viz = null; // a failed load (offline, say) is tried again on the next message
-    self.postMessage({ id, type: "error", message: `Graphviz could not load: ${error.message ?? error}` });
+    self.postMessage({ id, type: "error", message: `Graphviz could not load: ${/** @type {any} */ (error)?.message ?? error}` });
     return;
   }
   self.postMessage({ id, type: "started" });
@@ -99,16 +102,16 @@ self.addEventListener("message", async ({ data: { id, dot, module } }) => {
   try {
     const result = graphviz.render(dot, { format: "svg", engine: "dot" });
     if (result.status === "success" && result.output.length > MAX_SVG_CHARACTERS) {
-      const size = (n) => `${(n / 1e6).toFixed(1)} million characters`;
+      const size = (/** @type {number} */ n) => `${(n / 1e6).toFixed(1)} million characters`;
       self.postMessage({ id, type: "error", message: `Graphviz drew it, but its SVG is ${size(result.output.length)}, ` +
         `more than the page shows (${size(MAX_SVG_CHARACTERS)}): a graph this large draws on your own machine.` });
     } else if (result.status === "success") {
       self.postMessage({ id, type: "svg", svg: result.output });
     } else {
-      const message = result.errors.map((e) => e.message).join(" ") || "Graphviz could not draw this graph";
+      const message = result.errors.map((/** @type {{message: string}} */ e) => e.message).join(" ") || "Graphviz could not draw this graph";
       self.postMessage({ id, type: "error", message });
     }
   } catch (error) {
-    self.postMessage({ id, type: "error", message: String(error.message ?? error) });
+    self.postMessage({ id, type: "error", message: String(/** @type {any} */ (error)?.message ?? error) });
   }
 });

@@ -62,12 +62,14 @@ function keptValue(name, value) {
   return LOCAL_URL.test(value.trim());
 }
 
+/** The address of the page's `name` module (.bv-python's data-sanitizer, data-viz). @param {string} name */
 const address = (name) => {
   const value = /** @type {HTMLElement | null} */ (document.querySelector(".bv-python"))?.dataset[name];
   if (!value) throw new Error(`this page names no ${name} module (.bv-python data-${name})`);
   return new URL(value, location.href).href;
 };
 
+/** @type {Promise<any> | null} DOMPurify, set up; its types are not installed */
 let sanitizer = null;
 
 /** Resolves to a DOMPurify of its own, set up for Graphviz's SVG; loaded once per page. */
@@ -75,14 +77,15 @@ function loadSanitizer() {
   sanitizer ??= (async () => {
     const { default: DOMPurify } = await import(address("sanitizer"));
     const purify = DOMPurify(window);
-    purify.addHook("beforeSanitizeAttributes", (node) => { // a gradient's colours: attributes, not CSS
+    purify.addHook("beforeSanitizeAttributes", (/** @type {Element} */ node) => { // a gradient's colours: attributes, not CSS
       if (node.localName !== "stop") return;
       const style = node.getAttribute("style") ?? "";
       for (const [, name, value] of style.matchAll(/(stop-(?:color|opacity)):([#\w.]+)(?=;|$)/g)) {
         node.setAttribute(name, value);
       }
     });
-    purify.addHook("uponSanitizeAttribute", (node, data) => {
+    /** @typedef {{attrName: string, attrValue: string, keepAttr: boolean}} Attribute DOMPurify's, for the hook */
+    purify.addHook("uponSanitizeAttribute", (/** @type {Element} */ node, /** @type {Attribute} */ data) => {
       if (!ATTRIBUTES.has(data.attrName)) {
         data.keepAttr = false;
       } else if (data.attrName === "class") {
@@ -98,7 +101,7 @@ function loadSanitizer() {
   return sanitizer;
 }
 
-/** `svgText` (Graphviz's) parsed as SVG and cleaned: the <svg> element's text. */
+/** `svgText` (Graphviz's) parsed as SVG and cleaned: the <svg> element's text. @param {any} purify @param {string} svgText */
 function clean(purify, svgText) {
   const parsed = new DOMParser().parseFromString(svgText, "image/svg+xml").documentElement;
   if (parsed.localName !== "svg") throw new Error("Graphviz's drawing could not be read");
@@ -107,23 +110,32 @@ function clean(purify, svgText) {
   return new XMLSerializer().serializeToString(svg);
 }
 
-let worker = null; // Graphviz's worker, started on the first drawing
-let queue = Promise.resolve(); // each drawing waits for the one before: a worker lays out one graph at a time
+/** @type {Worker | null} Graphviz's worker, started on the first drawing */
+let worker = null;
+/** @type {Promise<unknown>} each drawing waits for the one before: a worker lays out one graph at a time */
+let queue = Promise.resolve();
 let count = 0;
 
 const STOPPED = "Stopped: you pressed Stop before Graphviz had laid out this graph.";
-const tooLong = (limitMs) => `Stopped after ${limitMs / 1000} s: Graphviz was still laying out this graph, ` +
+const tooLong = (/** @type {number} */ limitMs) => `Stopped after ${limitMs / 1000} s: Graphviz was still laying out this graph, ` +
   "which is too large to draw in the page. A smaller graph draws; so does this one with Graphviz on your " +
   "own machine.";
 
-/** Lay `dot` out in the worker: resolves to Graphviz's SVG text. See drawSVG for the options. */
+/**
+ * Lay `dot` out in the worker: resolves to Graphviz's SVG text. See drawSVG for the options.
+ * @param {string} dot @param {AbortSignal | undefined} signal @param {number} limitMs
+ * @returns {Promise<string>}
+ */
 function layout(dot, signal, limitMs) {
   const before = queue;
-  let release = null;
+  /** @type {(value?: unknown) => void} set at once, by the promise's executor */
+  let release = () => {};
   queue = new Promise((resolve) => { release = resolve; });
   return new Promise((resolve, reject) => {
-    let kill = null; // ends the worker, once it has this drawing
+    /** @type {((error: Error) => void) | null} ends the worker, once it has this drawing */
+    let kill = null;
     let done = false;
+    /** @param {(value: any) => void} settle @param {unknown} value */
     const finish = (settle, value) => {
       if (done) return;
       done = true;
@@ -139,25 +151,29 @@ function layout(dot, signal, limitMs) {
       worker ??= new Worker(new URL("./viz-worker.js", import.meta.url), { type: "module", name: "graphviz" });
       const mine = worker;
       const id = ++count;
-      let timer = null;
+      /** @type {number | undefined} */
+      let timer;
+      /** @param {(value: any) => void} settle @param {unknown} value */
       const end = (settle, value) => {
         clearTimeout(timer);
         mine.removeEventListener("message", onMessage);
         mine.removeEventListener("error", onError);
         finish(settle, value);
       };
-      kill = (error) => {
+      /** @param {Error} error */
+      const stop = (error) => {
         mine.terminate(); // a layout cannot be interrupted from inside: the worker goes
         if (worker === mine) worker = null;
         end(reject, error);
       };
-      const onMessage = ({ data }) => {
+      kill = stop;
+      const onMessage = (/** @type {MessageEvent} */ { data }) => {
         if (data.id !== id) return;
-        if (data.type === "started") timer = setTimeout(() => kill(new LayoutStopped(tooLong(limitMs))), limitMs);
+        if (data.type === "started") timer = setTimeout(() => stop(new LayoutStopped(tooLong(limitMs))), limitMs);
         else if (data.type === "svg") end(resolve, data.svg);
         else end(reject, new Error(data.message));
       };
-      const onError = (event) => kill(new Error(`Graphviz's worker failed${event.message ? `: ${event.message}` : ""}`));
+      const onError = (/** @type {ErrorEvent} */ event) => stop(new Error(`Graphviz's worker failed${event.message ? `: ${event.message}` : ""}`));
       mine.addEventListener("message", onMessage);
       mine.addEventListener("error", onError);
       try {

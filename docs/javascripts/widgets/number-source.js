@@ -93,7 +93,7 @@ function makeBox() {
   made.addEventListener("pointerenter", () => clearTimeout(hiding));
   made.addEventListener("pointerleave", (event) => event.pointerType !== "touch" && hideSoon());
   made.addEventListener("focusout", (event) => {
-    if (!made.contains(event.relatedTarget) && event.relatedTarget !== shownFor) hideSoon();
+    if (!made.contains(/** @type {Node | null} */ (event.relatedTarget)) && event.relatedTarget !== shownFor) hideSoon();
   });
   document.body.append(made);
   return made;

@@ -36,6 +36,7 @@ const EXAMPLES = [
 /** Build the playground in `root` (`.bv-playground`, docs/playground.md); widgets.js calls it. */
 export function init(root) {
   loadStylesheet(new URL("../../stylesheets/playground.css", here).href);
+  /** @returns {[HTMLLabelElement, HTMLInputElement, HTMLParagraphElement]} */
   const field = (id, label, help) => {
     const input = element("input", { id, type: "text", class: "bv-pg__input", spellcheck: "false",
       autocomplete: "off", autocapitalize: "off", "aria-describedby": `${id}-help bv-pg-message` });
