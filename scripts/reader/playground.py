@@ -31,7 +31,8 @@ import micrograd.engine
 from micrograd.draw import draw_dot
 from micrograd.formatting import exponent, field, for_json, shown
 from micrograd.gradcheck import relative_error
-from scripts.reader.engine_swap import BOOK, LIT, EngineError, _match, installed, likely_cause, load
+from scripts.reader.engine_cause import cause as cause_at
+from scripts.reader.engine_swap import BOOK, LIT, EngineError, _match, installed, load
 from scripts.reader.engine_swap import first_difference as _first_difference
 from scripts.reader.reader_code import clip, describe
 from scripts.reader.stepper_trace import replay
@@ -141,7 +142,11 @@ def run(expression, values, engine=None, against="differences"):
     grads}], "backwardCaptions", "zeroGrads", "columns" (the table's headers), "engine" ("micrograd"
     or "your engine": which one ran it), "against", and against micrograd "difference" (None, or
     {id: draw_dot's id in this graph, label, op, expected: micrograd's grad, got: the engine's})
-    and "cause" (engine_swap.likely_cause, or None)}; or {"ok": False, "field", "column",
+    and "cause" (scripts/reader/engine_cause.py: the classic mistake decided at that node, or
+    None when none fits there; "check"'s text says what differs, with the numbers), and
+    "steps" ("yours", or "micrograd's": your engine's pass wrote grads that its own local
+    derivatives times upstream do not give, so the steps and the graph are micrograd's, the
+    node lit with both grads)}; or {"ok": False, "field", "column",
     "message"} for a text the playground refuses or an operation the engine refuses, with
     field and column None for an engine that fails otherwise (no usable Value, an error in its
     backward()).
@@ -197,12 +202,19 @@ def _run(expression, values, yours=False, against_micrograd=False):
         raise PlaygroundError(f"its graph has {count} nodes; the playground draws at most {MAX_NODES}",
                               "expression", 1)
     graph = draw_dot(root, rankdir=RANKDIR)
-    steps = {key: value for key, value in replay(root).items() if key in VIEW}  # as a stepper shows it
+    try:
+        steps = {key: value for key, value in replay(root).items() if key in VIEW}  # as a stepper shows it
+    except RuntimeError as error:  # micrograd.trace: the reader's pass wrote another grad than local × upstream
+        if not (yours and str(error).startswith("trace: ")):
+            raise
+        steps = None
     root.backward()
     ran = {"engine": "your engine" if yours else "micrograd", "against": "differences"}
     if against_micrograd:
-        return {**_against_micrograd(tree, names, given, leaves, root, graph), **steps, **ran,
-                "against": "micrograd"}
+        found = _against_micrograd(tree, names, given, leaves, root, graph, steps is None)
+        return {**found, **(steps or {}), **ran, "against": "micrograd"}
+    if steps is None:  # the steps cannot be shown as this engine's; against micrograd they can, lit
+        return {"ok": False, "field": None, "column": None, "message": _unreplayable(tree, names, given, root)}
     dot = graph.source
     report = [_check(leaves[name], lambda: _build(tree.body, leaves, text, labels=None), root.data)
               for name in names]
@@ -230,14 +242,31 @@ YOURS = "your engine's "
 SAME = 1e-9  # relative difference between two engines' grads that still agree (an ulp or so, as same_output)
 
 
-def _against_micrograd(tree, names, given, leaves, root, graph):
-    """The reader's engine's grads (root.backward() has run) beside micrograd's for the same
-    expression: the rows, the check, and the first node whose grad differs, lit on `graph`
-    (draw_dot of the reader's graph) with both numbers."""
+def _reference(tree, names, given):
+    """micrograd's leaves and root for the same expression, backward() run."""
     with installed(BOOK):
         ref_leaves = {name: BOOK(given[name], label=name) for name in names}
         ref_root = _build(tree.body, ref_leaves, _source(tree), labels=[])
         ref_root.backward()
+    return ref_leaves, ref_root
+
+
+def _unreplayable(tree, names, given, root):
+    """What the playground says when the reader's backward() wrote grads its own local
+    derivatives times upstream do not give (checked against finite differences)."""
+    _, ref_root = _reference(tree, names, given)
+    verdict = cause_at(ref_root, root)
+    return ("your engine's backward() wrote grads that local derivative × upstream does not give, so its steps "
+            f"cannot be replayed: {verdict['text']} Check against micrograd to see the graph with that node lit.")
+
+
+def _against_micrograd(tree, names, given, leaves, root, graph, theirs=False):
+    """The reader's engine's grads (root.backward() has run) beside micrograd's for the same
+    expression: the rows, the check, and the first node whose grad differs, lit on `graph`
+    (draw_dot of the reader's graph) with both numbers; theirs: the reader's steps could not be
+    replayed, so the graph lit and the steps are micrograd's ("steps": "micrograd's")."""
+    ref_leaves, ref_root = _reference(tree, names, given)
+    with installed(BOOK):
         reference = micrograd.engine.topological_order(ref_root)
     rows = []
     for name in names:
@@ -249,30 +278,45 @@ def _against_micrograd(tree, names, given, leaves, root, graph):
                                                     "✓ agrees" if passed else "✗ differs"]})
     difference = _first_difference(ref_root, root, SAME)
     cause = None
+    steps = {}
     if difference is None:
         check = f"Every node's grad agrees with micrograd's, within a relative difference of {exponent(SAME)}."
     else:
-        order = micrograd.engine.topological_order(root)  # the reader's graph, as draw_dot numbered it
-        mine = _match(ref_root, root).get(id(reference[int(difference["id"][1:])]))
-        difference = {**difference, "id": next(f"n{i}" for i, node in enumerate(order) if node is mine)}
-        cause = likely_cause(type(root))
-        label = getattr(mine, "label", "") or ""
-        fields = ([label] if label else []) + [f"data {field(mine.data)}", f"grad {field(difference['got'])}",
+        ref_node = reference[int(difference["id"][1:])]
+        mine = _match(ref_root, root).get(id(ref_node))
+        verdict = cause_at(ref_root, root)
+        cause = verdict["text"] if verdict["mistake"] else None
+        if theirs:  # micrograd's graph and steps, the node lit: the reader's steps cannot be replayed
+            with installed(BOOK):
+                graph = draw_dot(ref_root, rankdir=RANKDIR)
+                steps = {key: value for key, value in replay(ref_root).items() if key in VIEW}
+            steps["steps"] = "micrograd's"
+        else:
+            order = micrograd.engine.topological_order(root)  # the reader's graph, as draw_dot numbered it
+            difference = {**difference, "id": next(f"n{i}" for i, node in enumerate(order) if node is mine)}
+        label = getattr(ref_node, "label", "") or ""
+        fields = ([label] if label else []) + [f"data {field(ref_node.data)}", f"grad {field(difference['got'])}",
                                                f"micrograd: grad {field(difference['expected'])}"]
         graph.node(difference["id"], " | ".join(fields), shape="record", id=difference["id"], style="filled",
                    fillcolor=LIT)
-        name = label or f"an unlabelled {difference['op'] + ' node' if difference['op'] else 'leaf'}"
+        name = label or f"the {difference['op']} node" if difference["op"] else label or "a leaf"
         check = (f"Your engine's grads differ from micrograd's. The first node, in reverse topological order, "
                  f"whose grad differs is {name}, lit on the graph: micrograd gives grad "
-                 f"{shown(difference['expected'])}, your engine {shown(difference['got'])}. " +
-                 (f"Likely cause: {cause}" if cause else "None of the classic mistakes gives this difference."))
+                 f"{shown(difference['expected'])}, your engine {shown(difference['got'])}. "
+                 + (f"Likely cause: {cause}" if cause else _capital(verdict["text"]) + ".")
+                 + (" The steps shown are micrograd's: your engine's backward() wrote grads that its local "
+                    "derivatives times upstream do not give." if theirs else ""))
     return {"ok": True, "expression": _source(tree), "values": ", ".join(f"{n} = {_plain(given[n])}" for n in names),
             "result": for_json(root.data), "leaves": rows,
             "check": {"passed": difference is None, "complete": True, "text": check},
             "caption": f"out = {shown(root.data)}. Each leaf's grad from your engine's backward(), and micrograd's "
                        "for the same expression",
             "columns": ["leaf", "your engine's grad", "micrograd's grad", "relative difference", "check"],
-            "dot": graph.source, "difference": difference, "cause": cause}
+            "dot": graph.source, "difference": difference, "cause": cause, "steps": "yours", **steps}
+
+
+def _capital(text):
+    return text[:1].upper() + text[1:]
 
 
 def _check(x, f, at):

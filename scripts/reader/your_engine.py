@@ -6,9 +6,13 @@ documented there, once) and adds diagnose.
     diagnose(blocks, upto, edits, source) -> dict
         a chapter's blocks 0..upto (blocks.json's "blocks", run as scripts/reader/run_blocks.py
         runs them) on micrograd and on the reader's engine: {"ok": True, "difference":
-        first_difference(...) or None, "cause": likely_cause(...) or None, "dot": the
-        reference graph's DOT with the differing node lit and both numbers on it, "name":
-        the variable}, or {"ok": True, "difference": None} when no Value's grads differ.
+        first_difference(...) with "name", the node as a reader knows it (its label, else the
+        expression that made it: scripts/reader/engine_cause.py), "diagnosis": the cause
+        decided at that node (engine_cause.cause's text, with the numbers), "cause": that text
+        when it names a classic mistake, else None (each was tested there and none fits),
+        "mistake", "operation", "operand" (engine_cause.cause's), "dot": the reference graph's
+        DOT with the differing node lit and both numbers on it, "name": the variable}, or
+        {"ok": True, "difference": None} when no Value's grads differ.
         {"ok": False, "message"} if the source has no usable Value.
 
 Stdlib and micrograd only: runs in Pyodide (the site's Python zip) and in CPython.
@@ -17,6 +21,7 @@ Stdlib and micrograd only: runs in Pyodide (the site's Python zip) and in CPytho
 import sys
 
 from micrograd.formatting import field
+from scripts.reader.engine_cause import cause, node_names
 from scripts.reader.engine_swap import (
     BOOK,
     LIT,
@@ -52,7 +57,7 @@ def diagnose_blocks(blocks, indexes, edits, Value):
 
     edits = {int(k): v for k, v in (edits or {}).items()}
     wanted = set(int(i) for i in indexes)
-    ref, got, out, cause = {}, {}, {}, []
+    ref, got, out = {}, {}, {}
     try:
         with no_input():
             for index, block in enumerate(blocks[: max(wanted, default=-1) + 1]):
@@ -63,7 +68,7 @@ def diagnose_blocks(blocks, indexes, edits, Value):
                         _run_block(block, index, edits.get(index), namespace, name)
                 if index in wanted:  # the names this block bound: its own graphs come first
                     own = {key for key, value in ref.items() if before.get(key) != id(value)}
-                    out[index] = _compare(ref, got, Value, cause, own)
+                    out[index] = _compare(ref, got, own)
     finally:
         take_graphs_apart(list(ref.values()) + list(got.values()))
         ref.clear()
@@ -71,7 +76,7 @@ def diagnose_blocks(blocks, indexes, edits, Value):
     return out
 
 
-def _compare(ref, got, Value, cause, own=frozenset()):
+def _compare(ref, got, own=frozenset()):
     """The diagnosis of one block: {"ok": True, "difference": None, "compared": [names],
     "uncompared": [names]} when no graph differs, "compared" naming the graphs walked node by
     node and "uncompared" those micrograd built but the reader's engine left no Value for, or
@@ -93,16 +98,17 @@ def _compare(ref, got, Value, cause, own=frozenset()):
             uncompared.append(name)
             continue
         if difference is not None:
-            found.append((len(topological_order(r)), name, r, difference))
+            found.append((len(topological_order(r)), name, r, difference, g))
         else:
             compared.append(name)
     if not found:
         return {"ok": True, "difference": None, "compared": compared, "uncompared": uncompared}
-    _, name, root, difference = max(found, key=lambda f: (f[1] in own, f[0]))
-    if not cause:
-        cause.append(likely_cause(Value))
-    return {"ok": True, "difference": difference, "cause": cause[0], "dot": _lit_dot(root, difference),
-            "name": name}
+    _, name, root, difference, mine = max(found, key=lambda f: (f[1] in own, f[0]))
+    difference = {**difference, "name": node_names(root)[id(_reference_order(root)[int(difference["id"][1:])])]}
+    verdict = cause(root, mine)  # decided where the difference is, from the reader's own pass
+    return {"ok": True, "difference": difference, "cause": verdict["text"] if verdict["mistake"] else None,
+            "diagnosis": verdict["text"], "mistake": verdict["mistake"], "operation": verdict["operation"],
+            "operand": verdict["operand"], "dot": _lit_dot(root, difference), "name": name}
 
 
 def _lit_dot(root, difference):

@@ -86,8 +86,7 @@ def summary(engine, root):
         if not difference:
             lines.append(f"{nodeid}: {no_difference(found or {})}")
             continue
-        node = difference["label"] or difference["op"] or difference["id"]
-        lines.append(f"{nodeid}: {found['name']}'s graph, node {difference['id']} ({node}): grad "
-                     f"{difference['got']!r}, micrograd {difference['expected']!r}"
-                     + (f"; likely cause: {found['cause']}" if found.get("cause") else ""))
+        lines.append(f"{nodeid}: {found['name']}'s graph, node {difference['name']}: grad "
+                     f"{difference['shown']['got']}, micrograd {difference['shown']['expected']}; "
+                     + (f"likely cause: {found['cause']}" if found.get("cause") else found["diagnosis"]))
     return lines
