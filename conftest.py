@@ -85,16 +85,16 @@ def pytest_ignore_collect(collection_path, config):
 _REASONS = {}  # page path -> [(start, end, reasons)] of its Python blocks
 
 
-def _reasons(example):
-    """Why the block holding `example` does not apply to a reader's engine (a `>>>` block is
-    judged whole: its later examples use what its first imported)."""
+def _reasons(example, Value):
+    """Why the block holding `example` does not apply to the reader's engine `Value` (a `>>>`
+    block is judged whole: its later examples use what its first imported)."""
     from scripts.pages.examples import python_blocks
     from scripts.reader.engine_swap import applies_in_order
 
     path = str(example.path)
     if path not in _REASONS:
         found = list(python_blocks(example.document))
-        reasons = applies_in_order([str(b.lexemes["source"]) for b in found])
+        reasons = applies_in_order([str(b.lexemes["source"]) for b in found], Value)
         _REASONS[path] = [(b.start, b.end, r) for b, r in zip(found, reasons)]
     start = example.region.start
     return next((r for s, e, r in _REASONS[path] if s <= start < e), [])
@@ -112,7 +112,7 @@ def pytest_runtest_call(item):
     from scripts.pages.blocks import _is_python
 
     python = _is_python(example.region)
-    reasons = _reasons(example) if python else []
+    reasons = _reasons(example, engine["value"]) if python else []
     if python and not reasons:
         return (yield)
     try:

@@ -52,6 +52,7 @@ import ast
 import builtins
 import contextlib
 import doctest
+import inspect
 import math
 import re
 import sys
@@ -218,18 +219,50 @@ def installed(Value):
     targets += functions
     values += [_ORIGINAL[(m.__name__, n)] if Value is BOOK else globals()[n] for m, n in functions]
     add_local = Value is not BOOK and not hasattr(Value, "_local") and shape(Value) == "lecture"
+    add_label = Value is not BOOK and not _takes_label(Value)
+    own_init = vars(Value).get("__init__")
     saved = [getattr(module, name) for module, name in targets]
     try:
         for (module, name), value in zip(targets, values):
             setattr(module, name, value)
         if add_local:
             Value._local = property(_probed_local)
+        if add_label:
+            Value.__init__ = _labelled(Value.__init__)
         yield Value
     finally:
         for (module, name), value in zip(targets, saved):
             setattr(module, name, value)
         if add_local:
             del Value._local
+        if add_label:
+            if own_init is None:
+                del Value.__init__
+            else:
+                Value.__init__ = own_init
+
+
+def _takes_label(Value):
+    """Whether Value(data, label=...) works: this book's shape and the lecture's take a label;
+    micrograd 0.1.0's Value does not."""
+    try:
+        parameters = inspect.signature(Value.__init__).parameters
+    except (TypeError, ValueError):  # a signature Python cannot read: let the call say
+        return True
+    return "label" in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+
+
+def _labelled(init):
+    """Value.__init__ that also takes label=: a label only names a node in the figures (the
+    chapters pass one, micrograd.nn too), so the book supplies it to an engine without one."""
+    def __init__(self, *args, label="", **kwargs):
+        init(self, *args, **kwargs)
+        if label or not hasattr(self, "label"):
+            try:
+                self.label = label
+            except AttributeError:  # __slots__ without label: it is display only
+                pass
+    return __init__
 
 
 _ORIGINAL = {(m.__name__, n): getattr(m, n) for m in (micrograd.engine, micrograd.trace,
@@ -249,9 +282,22 @@ def _code_of(code):
     return code
 
 
-def applies(code):
+# micrograd's own operations a reader's engine may lack (micrograd 0.1.0 has no tanh, no exp)
+OPERATIONS = tuple(name for name in vars(BOOK) if not name.startswith("_") and callable(vars(BOOK)[name])
+                   and name != "backward")
+LACKS = ", which your engine does not have"  # how a reason for an operation the engine lacks ends
+
+
+def lacks(Value):
+    """The operations of micrograd's Value (tanh, exp, relu) that `Value` does not have."""
+    return [] if Value is None else [name for name in OPERATIONS if not hasattr(Value, name)]
+
+
+def applies(code, Value=None):
     """Why the block `code` (str) does not apply to a reader's engine: a list[str], empty if it
-    applies. A block that does not parse applies (running it says what is wrong)."""
+    applies. A block that does not parse applies (running it says what is wrong). Value: the
+    reader's engine; a block calling an operation it lacks ("uses tanh(), which your engine
+    does not have") does not apply to it."""
     try:
         tree = ast.parse(_code_of(code))
     except SyntaxError:
@@ -272,6 +318,7 @@ def applies(code):
 
     if "Traceback (most recent call last)" in code:
         say("expects this engine's own error message")
+    missing = lacks(Value)
 
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module:
@@ -290,7 +337,9 @@ def applies(code):
                     say("imports micrograd.support (this engine's internals)")
         elif isinstance(node, (ast.Attribute, ast.Name)):
             name = node.attr if isinstance(node, ast.Attribute) else node.id
-            if name in BYTES and name not in own:
+            if isinstance(node, ast.Attribute) and name in missing and name not in own:
+                say(f"uses {name}(){LACKS}")
+            elif name in BYTES and name not in own:
                 say(f"measures sizes in bytes ({name})")
             elif name in own:
                 continue
@@ -320,26 +369,82 @@ def applies(code):
     return reasons
 
 
-def applies_in_order(codes):
+def applies_in_order(codes, Value=None):
     """applies() for a page's blocks in page order (list[str] -> list[list[str]]): a block that
     calls a function or class a block that does not apply defined (build_topo, a subclass of
-    Value) does not apply either, and says which name."""
-    tainted, found = set(), []
+    Value) does not apply either, and says which name. A block that uses an operation `Value`
+    lacks stops there, so the names it binds are never made: a later block reading them does
+    not apply either (not a NameError carried on)."""
+    tainted, unmade, found = set(), set(), []
+    missing = lacks(Value)
     for code in codes:
-        reasons = list(applies(code))
+        reasons = list(applies(code, Value))
         try:
             tree = ast.parse(_code_of(code))
         except SyntaxError:
             found.append(reasons)
             continue
-        used = sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-                      & tainted)
+        bound = _bound(tree)
+        loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        used = sorted((loaded & tainted) - (bound - _read_before_bound(tree)))
         if used:
             reasons.append(f"uses {', '.join(used)}, which a block that does not apply defines")
+        gone = sorted((loaded & unmade) - (bound - _read_before_bound(tree)))
+        if gone:
+            reasons.append(f"uses {', '.join(gone)}, left unmade by a block that does not apply")
         if reasons:
             tainted |= _defined(tree)
+        stops = [_first_use(tree, missing)] if any(r.endswith(LACKS) for r in reasons) else []
+        stops += [_first_load(tree, gone)] if gone else []
+        if stops:  # it stops there: what it binds or sets from that line on is never made
+            unmade |= _bound(tree, min(stops), attributes=True)
+        elif not reasons:
+            tainted -= bound  # made again by a block that applies
+            unmade -= bound
         found.append(reasons)
     return found
+
+
+def _read_before_bound(tree):
+    """Names a block reads on a line before (or on) the first line where it binds them
+    (`x = x + 1`): they come from an earlier block."""
+    first = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            first[node.id] = min(first.get(node.id, node.lineno), node.lineno)
+    return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+            and node.id in first and node.lineno <= first[node.id]}
+
+
+def _bound(tree, after=0, attributes=False):
+    """The names a block binds (assigned, defined) on line `after` or later: from the line where
+    a block stops, what it leaves unmade; attributes: and the names whose attributes it sets
+    (`n.grad = ...`), whose values it leaves other than the page's."""
+    names = set()
+    for node in ast.walk(tree):
+        if getattr(node, "lineno", after) < after:
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif (attributes and isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+              and isinstance(node.value, ast.Name)):
+            names.add(node.value.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+    return names
+
+
+def _first_load(tree, names):
+    """The first line of the block that reads one of these names."""
+    lines = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Name) and node.id in names
+             and isinstance(node.ctx, ast.Load)]
+    return min(lines, default=0)
+
+
+def _first_use(tree, names):
+    """The first line of the block that reads one of these attributes (where it stops)."""
+    lines = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr in names]
+    return min(lines, default=0)
 
 
 def _defined(tree):

@@ -88,7 +88,7 @@ def run(blocks, upto, edits=None, on_block=None, engine=None):
     results = []
     value = None if engine is None else load(engine)
     reasons = [] if engine is None else applies_in_order([edits.get(i, b["source"]) for i, b in
-                                                          enumerate(blocks[: upto + 1])])
+                                                          enumerate(blocks[: upto + 1])], value)
     try:
         with no_input(), (contextlib.nullcontext() if value is None else installed(value)):
             for index, block in enumerate(blocks[: upto + 1]):
