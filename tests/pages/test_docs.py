@@ -30,7 +30,7 @@ RECORDED_EXAMPLES = {
     "02-chain-rule.md": 71,
     "03-backprop-by-hand.md": 62,
     "04-engine.md": 95,  # the zero_grad section prints the inner grads after each backward()
-    "05-neurons-layers-networks.md": 63,
+    "05-neurons-layers-networks.md": 71,  # a tanh neuron inside a loss: its upstream is not 1
     "07-check-break-fix.md": 74,
     "08-pytorch.md": 89,
     "09-tensors.md": 103,

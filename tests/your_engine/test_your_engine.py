@@ -484,3 +484,13 @@ def test_pytest_engine_passes_micrograd_0_1_0s_own_engine_on_every_chapter():
     out = run_engine("micrograd_0_1_0", "docs")
     assert re.search(r"^total +\d+ +0 +\d+", out, re.MULTILINE), out[-3000:]
     assert "failed" not in out.splitlines()[-1], out[-3000:]
+
+
+@pytest.mark.parametrize("name", ["no_upstream_tanh", "lecture_no_upstream_tanh"])
+def test_a_tanh_inside_a_graph_catches_an_engine_that_leaves_its_upstream_factor_out(name, tmp_path):
+    """Issue 44, item 8: wherever the book used tanh, the gradient reaching it from above was 1, so
+    an engine with (1 - t**2) alone passed every example. Chapter 5 puts chapter 3's tanh neuron
+    inside a loss."""
+    out = run_engine(name, "docs/05-neurons-layers-networks.md", directory=tmp_path)
+    assert "failed" in out.splitlines()[-1], out[-3000:]
+    assert "likely cause: the upstream factor left out of tanh's backward" in out, out[-3000:]
