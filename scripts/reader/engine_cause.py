@@ -112,9 +112,17 @@ def cause(ref_root, got_root):
         ref_root.backward()
         try:
             events = recorded_backward(got_root, got_nodes)
+            if first_difference(ref_root, got_root) is not None:
+                return _decide(ref_root, got_root, ref_nodes, got_nodes, events)
+            # One pass agrees. The block's grads may hold more than one (backward() again, or a new
+            # graph on the same leaves, without zero_grad): a second pass on this graph shows
+            # whether the engine adds to what is there.
+            start = [_number(n.grad) for n in got_nodes]
+            ref_root.backward()
+            events = recorded_backward(got_root, got_nodes, zero=False)
         except Exception as error:  # the reader's backward() may raise anything
             return _verdict(None, None, None, "", None, f"your engine's backward() raised {describe(error)}")
-        return _decide(ref_root, got_root, ref_nodes, got_nodes, events)
+        return _decide(ref_root, got_root, ref_nodes, got_nodes, events, start)
     finally:
         for node, grad in saved:
             node.grad = grad
@@ -125,20 +133,30 @@ def _verdict(mistake, operation, operand, node, difference, text):
             "difference": difference, "text": text}
 
 
-def _decide(ref_root, got_root, ref_nodes, got_nodes, events):
+def _decide(ref_root, got_root, ref_nodes, got_nodes, events, start=None):
+    """The verdict from one recorded pass (start: every grad before it, for a second pass)."""
     difference = first_difference(ref_root, got_root)
     names = node_names(ref_root)
     if difference is None:
         return _verdict(None, None, None, "", None,
-                        f"run again from zero, backward() from {names[id(ref_root)]} gives micrograd's grad at "
-                        "every node: your engine's grads differ from run to run (a _prev that is a set is "
-                        "walked in another order each run), or the block set grads itself")
+                        f"one and two backward() passes from zero on the graph of {names[id(ref_root)]} give "
+                        "micrograd's grad at every node, so the block's grads differ for another reason: grads "
+                        "it set itself, or, with a _prev that is a set, another order of the walk than in the "
+                        "block's run")
+    verdict = _at_node(ref_nodes, got_nodes, events, start, difference, names, ref_root, got_root)
+    if start is not None and verdict["mistake"]:
+        verdict["text"] += (" (Seen on a second backward() on the same graph: the block's grads hold more than "
+                            "one pass, and one pass alone gives micrograd's.)")
+    return verdict
+
+
+def _at_node(ref_nodes, got_nodes, events, start, difference, names, ref_root, got_root):
     node = ref_nodes[int(difference["id"][1:])]
     name = names[id(node)]
     pairs = _match(ref_root, got_root)
     index = {id(n): i for i, n in enumerate(got_nodes)}
     mine = pairs.get(id(node))
-    writes, visits = _writes(events, index.get(id(mine)), got_nodes)
+    writes, visits = _writes(events, index.get(id(mine)), got_nodes, start)
     expected, got = _number(node.grad), _number(mine.grad)
     edges = [(c, k) for c in ref_nodes for k, p in enumerate(c._prev) if p is node]
     said = []  # each consumer's share on both engines, for the sentence when no mistake fits
@@ -219,10 +237,11 @@ def _distinct(items):
     return out
 
 
-def _writes(events, target, nodes):
+def _writes(events, target, nodes, start=None):
     """The writes into nodes[target].grad [(visitor, before, after)] and, for each visited node,
-    its grad when first visited {index: grad}, from recorded_backward's events."""
-    grads, visits, writes, visitor = [0.0] * len(nodes), {}, [], None
+    its grad when first visited {index: grad}, from recorded_backward's events (start: every
+    grad before the pass, else 0)."""
+    grads, visits, writes, visitor = list(start or [0.0] * len(nodes)), {}, [], None
     for event in events:
         if event[0] == "visit":
             visitor = event[1]

@@ -639,15 +639,15 @@ def _slot(cls, name):
     return None
 
 
-def recorded_backward(root, nodes):
+def recorded_backward(root, nodes, zero=True):
     """Run the reader's own root.backward() and record what it does, for a replay.
 
     nodes: every node of root's graph (its topological order). Returns a list of events in the
     order they happened: ("visit", i) when the pass visits nodes[i] (it reads the node's
     _local, this book's shape, or calls its _backward, the lecture's), and ("write", i, value)
     for each assignment to nodes[i].grad. Every grad is set to 0 first (as before a first
-    backward()); the class and the nodes are restored after, even on an error, which is
-    raised again (the reader's engine may raise anything).
+    backward()), unless zero is False (a second backward() on the same graph); the class and
+    the nodes are restored after, even on an error, which is raised again (the reader's engine may raise anything).
     """
     cls = type(root)
     index = {id(node): i for i, node in enumerate(nodes)}
@@ -679,7 +679,7 @@ def recorded_backward(root, nodes):
         if callable(step) and not hasattr(cls, "_backward"):
             closures.append((node, step))
     try:
-        for node in nodes:
+        for node in nodes if zero else ():
             node.grad = 0.0
         cls.grad = property(read_grad, set_grad)
         if hasattr(nodes[0], "_local") and "_local" not in vars(cls) or local_slot:

@@ -494,3 +494,14 @@ def test_a_tanh_inside_a_graph_catches_an_engine_that_leaves_its_upstream_factor
     out = run_engine(name, "docs/05-neurons-layers-networks.md", directory=tmp_path)
     assert "failed" in out.splitlines()[-1], out[-3000:]
     assert "likely cause: the upstream factor left out of tanh's backward" in out, out[-3000:]
+
+
+@pytest.mark.parametrize("name", ["assign_mul", "lecture_assign_mul"])
+def test_grads_that_hold_two_passes_are_diagnosed_on_a_second_pass_not_called_agreeing(name):
+    """Chapter 4's zero_grad section: one pass on the last graph gives micrograd's grads, the block's
+    hold three; "run again from zero ... gives micrograd's grad at every node" named no cause."""
+    blocks = [{**BLOCKS[0], "source": "from micrograd import Value\nx = Value(3.0, label='x')\ny = x * 2\n"},
+              {**BLOCKS[1], "source": "y.backward()\ny.backward()\n"}]
+    found = calls.call("diagnose", {"blocks": blocks, "upto": 1, "edits": {}, "source": engines.source(name)})
+    assert (found["mistake"], found["operation"]) == ("assign", "*") and found["operand"], found
+    assert found["diagnosis"].endswith("one pass alone gives micrograd's.)"), found["diagnosis"]
