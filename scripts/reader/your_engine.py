@@ -15,6 +15,15 @@ documented there, once) and adds diagnose.
         {"ok": True, "difference": None} when no Value's grads differ.
         {"ok": False, "message"} if the source has no usable Value.
 
+    varies(blocks, source, runs=2) -> dict
+        the blocks run `runs` times on the reader's engine, as the map runs them
+        (run_blocks.run): {"set": whether its _prev is a set, "blocks": [{"index", "line",
+        "statuses": one per run}] for each block that applies and did not go the same way
+        in every run, "statuses": each block's statuses, None for one that does not apply}.
+        A _prev that is a set is walked in another order from run to run (it follows where
+        the nodes sit in memory), so an engine whose grads depend on that order (= for +=
+        keeps one share, whichever comes last) passes in one run and fails in the next.
+
 Stdlib and micrograd only: runs in Pyodide (the site's Python zip) and in CPython.
 """
 
@@ -39,11 +48,11 @@ from scripts.reader.engine_swap import (
     topological_order,
 )
 from scripts.reader.reader_code import no_input, take_graphs_apart
-from scripts.reader.run_blocks import _name, _run_block
+from scripts.reader.run_blocks import _name, _run_block, run
 
 __all__ = ["BOOK", "LIT", "MISTAKES", "EngineError", "applies", "backward_steps", "diagnose",
            "diagnose_blocks", "first_difference", "installed", "likely_cause", "load", "same_output",
-           "shape", "topological_order"]
+           "set_prev", "shape", "topological_order", "varies"]
 
 
 
@@ -127,6 +136,25 @@ def _lit_dot(root, difference):
     dot.node(difference["id"], " | ".join(fields), shape="record", id=difference["id"],
              style="filled", fillcolor=LIT)
     return dot.source
+
+
+def set_prev(Value):
+    """Whether the engine keeps a node's parents in a set (micrograd 0.1.0, the lecture)."""
+    node = Value(2.0) * Value(3.0)
+    return isinstance(getattr(node, "_prev", ()), (set, frozenset))
+
+
+def varies(blocks, source, runs=2):
+    """See the module docstring."""
+    Value = load(source)
+    seen = [run(blocks, len(blocks) - 1, {}, None, source) for _ in range(runs)]
+    out, every = [], []
+    for index, results in enumerate(zip(*seen)):
+        statuses = [r["status"] for r in results]
+        every.append(None if results[0].get("applies") else statuses)
+        if every[-1] and len(set(statuses)) > 1:
+            out.append({"index": index, "line": results[0]["line"], "statuses": statuses})
+    return {"set": set_prev(Value), "blocks": out, "statuses": every}
 
 
 def diagnose(blocks, upto, edits=None, source=""):

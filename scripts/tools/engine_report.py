@@ -14,7 +14,7 @@ from sybil import Document
 from scripts.pages.blocks import _line
 from scripts.pages.examples import python_blocks
 from scripts.reader.reader_code import is_doctest
-from scripts.reader.your_engine import diagnose_blocks
+from scripts.reader.your_engine import diagnose_blocks, set_prev, varies
 
 HEADER = ("chapter", "passed", "failed", "not applicable", "skipped")
 
@@ -75,10 +75,45 @@ def no_difference(found):
         " (the output differs)" if compared and not uncompared else "")
 
 
+FAILED = ("differs", "error")  # a block's status in run_blocks that pytest reports as failed
+
+
+def varying(engine, root, failures):
+    """The lines that open the report when the engine's results change from run to run: each page
+    with a failure is run twice more, as the map runs it (your_engine.varies), and a block that
+    failed in one of the three runs and passed in another is named. Only an engine whose _prev is
+    a set is run again: a tuple is walked in the same order every time."""
+    if not failures or not set_prev(engine["value"]):
+        return []
+    lines = []
+    for page in sorted({page for page, _, _ in failures}):
+        blocks = page_blocks(Path(root) / page)
+        failed = {max((i for i, b in enumerate(blocks) if b["line"] <= line), default=0)
+                  for p, line, _ in failures if p == page}
+        found = varies(blocks, engine["source"])
+        for index, (block, statuses) in enumerate(zip(blocks, found["statuses"])):
+            if statuses is None:
+                continue
+            runs = ["failed" if s in FAILED else "passed" for s in statuses]
+            # pytest's own run counts when it failed the block: a block it passed may be one the
+            # page skips (an include), which the map's run of every block does not skip
+            if index in failed:
+                runs = ["failed"] + runs
+            if len(set(runs)) > 1:
+                said = "pytest's run, then the map's two" if index in failed else "two runs of the map's"
+                lines.append(f"  {page}:{block['line']}: " + ", ".join(runs) + f" ({said})")
+    if not lines:
+        return []
+    return ["", "your engine's results vary from run to run: its _prev is a set, which Python walks in an order "
+            "that follows where the nodes sit in memory, a different one each run, and this engine's grads depend "
+            "on that order. Blocks that went both ways:"] + lines
+
+
 def summary(engine, root):
     """The lines pytest prints at the end under --engine (engine: conftest.py's record)."""
-    lines = ["", f"your engine ({engine['path']}) on every chapter:"] + table(engine["pages"])
     failures = [(page, _line_of(nodeid), nodeid) for page, _, nodeid in engine["failures"]]
+    lines = varying(engine, root, failures)
+    lines += ["", f"your engine ({engine['path']}) on every chapter:"] + table(engine["pages"])
     if failures:
         lines += ["", "where each failed example's gradients first differ from micrograd's:"]
     for nodeid, found in diagnoses(failures, root, engine["value"]):

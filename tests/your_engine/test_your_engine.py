@@ -505,3 +505,40 @@ def test_grads_that_hold_two_passes_are_diagnosed_on_a_second_pass_not_called_ag
     found = calls.call("diagnose", {"blocks": blocks, "upto": 1, "edits": {}, "source": engines.source(name)})
     assert (found["mistake"], found["operation"]) == ("assign", "*") and found["operand"], found
     assert found["diagnosis"].endswith("one pass alone gives micrograd's.)"), found["diagnosis"]
+
+
+# ---- issue 44, item 3: an engine whose results change from run to run is said to ----
+
+FLIP = ("\n_calls = [0]\n_backward = Value.backward\n\n\ndef _flip(self):  # every other backward() seeds 2: "
+        "a result that changes from run to run\n    _calls[0] += 1\n    _backward(self)\n    if _calls[0] % 2 == 0:\n"
+        "        for v in {self} | self._prev:\n            v.grad *= 2\n\n\nValue.backward = _flip\n")
+PAGE = "# p\n\n```python\n>>> from micrograd import Value\n>>> x = Value(3.0)\n>>> y = x + 1.0\n>>> y.backward()\n" \
+       ">>> x.grad\n1\n```\n"
+
+
+def test_varies_runs_the_blocks_as_the_map_does_and_names_a_block_that_went_both_ways(tmp_path):
+    source = engines.source("lecture") + FLIP
+    blocks = engine_report.page_blocks(_page(tmp_path))
+    found = your_engine.varies(blocks, source)
+    assert found["set"] is True and [b["line"] for b in found["blocks"]] == [3], found
+    assert sorted(found["blocks"][0]["statuses"]) == ["differs", "ran"]
+    assert your_engine.varies(blocks, engines.source("lecture"))["blocks"] == []
+    assert your_engine.set_prev(engine("book")) is False
+
+
+def _page(tmp_path):
+    (tmp_path / "p.md").write_text(PAGE, encoding="utf-8")
+    return tmp_path / "p.md"
+
+
+def test_pytest_engines_report_opens_with_what_varied_and_why(tmp_path):
+    """A new reader's engine gave 163 passed / 3 failed twice, then 162 / 4, and nothing said why."""
+    _page(tmp_path)
+    source = engines.source("lecture") + FLIP
+    record = {"path": "flip.py", "source": source, "value": your_engine.load(source),
+              "pages": {"p.md": {"passed": 0, "failed": 1, "not applicable": 0, "skipped": 0}},
+              "failures": [("p.md", 9, "p.md::sybil:docs,line:9,column:1")]}
+    lines = engine_report.varying(record, tmp_path, [("p.md", 9, "p.md::sybil:docs,line:9,column:1")])
+    assert lines[1].startswith("your engine's results vary from run to run: its _prev is a set"), lines
+    assert lines[2].startswith("  p.md:3: failed, ") and "passed" in lines[2], lines
+    assert engine_report.summary(record, tmp_path)[:len(lines)] == lines  # at the top of the report
