@@ -30,7 +30,7 @@ Stdlib and micrograd only: runs in Pyodide (the site's Python zip) and in CPytho
 import sys
 
 from micrograd.formatting import field
-from scripts.reader.engine_cause import cause, node_names
+from scripts.reader.engine_cause import cause, node_names, on_probes
 from scripts.reader.engine_swap import (
     BOOK,
     LIT,
@@ -115,6 +115,8 @@ def _compare(ref, got, own=frozenset()):
     _, name, root, difference, mine = max(found, key=lambda f: (f[1] in own, f[0]))
     difference = {**difference, "name": node_names(root)[id(_reference_order(root)[int(difference["id"][1:])])]}
     verdict = cause(root, mine)  # decided where the difference is, from the reader's own pass
+    if verdict["difference"] is None:  # a fresh pass from root agrees: the grads came from a graph above it
+        verdict = on_probes(type(mine), name) or verdict
     return {"ok": True, "difference": difference, "cause": verdict["text"] if verdict["mistake"] else None,
             "diagnosis": verdict["text"], "mistake": verdict["mistake"], "operation": verdict["operation"],
             "operand": verdict["operand"], "dot": _lit_dot(root, difference), "name": name}

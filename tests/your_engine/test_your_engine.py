@@ -542,3 +542,14 @@ def test_pytest_engines_report_opens_with_what_varied_and_why(tmp_path):
     assert lines[1].startswith("your engine's results vary from run to run: its _prev is a set"), lines
     assert lines[2].startswith("  p.md:3: failed, ") and "passed" in lines[2], lines
     assert engine_report.summary(record, tmp_path)[:len(lines)] == lines  # at the top of the report
+
+
+def test_a_leaf_whose_graph_has_no_name_in_the_block_is_diagnosed_on_the_exercises_graphs():
+    """Chapter 3 runs backward() on a tanh it never names and compares the leaves: a backward()
+    from a leaf alone agrees, so the cause is read on the exercises' graphs, and says so."""
+    blocks = [{**BLOCKS[0], "source": "from micrograd import Value\nx1_ = Value(0.5)\n"},
+              {**BLOCKS[1], "source": "(x1_ * 2.0).tanh().backward()\n"}]
+    found = calls.call("diagnose", {"blocks": blocks, "upto": 1, "edits": {},
+                                    "source": engines.source("tanh_from_input")})
+    assert found["mistake"] == "tanh" and found["cause"].startswith(STARTS["tanh"]), found
+    assert "(Seen on the exercises' neuron graph: a backward() from x1_ alone" in found["cause"], found["cause"]
