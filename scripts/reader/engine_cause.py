@@ -27,6 +27,7 @@ import math
 from micrograd.formatting import shown
 from scripts.reader.engine_swap import (
     _close,
+    _distinct,
     _match,
     _number,
     _parents,
@@ -255,15 +256,6 @@ def _at_node(ref_nodes, got_nodes, events, start, difference, names, ref_root, g
 
 def _sentence(text):
     return text[0].upper() + text[1:] + "."
-
-
-def _distinct(items):
-    seen, out = set(), []
-    for item in items:
-        if id(item) not in seen:
-            seen.add(id(item))
-            out.append(item)
-    return out
 
 
 def _writes(events, target, nodes, start=None):
