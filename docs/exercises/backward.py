@@ -12,6 +12,8 @@ Put the pieces together. `backward(root)` fills in the `.grad` of every node
 Leaf nodes start with `.grad` 0.0 in every test.
 """
 
+# ---- kind: build ----
+
 # ---- starter ----
 from micrograd.engine import topological_order
 

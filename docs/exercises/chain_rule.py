@@ -10,6 +10,8 @@ The tests call it on graphs of micrograd Values, whose fields are the ones
 you built: `._prev`, `._local`, `.grad`.
 """
 
+# ---- kind: build ----
+
 # ---- starter ----
 def propagate(node):
     """Pass node.grad on to node's parents: the chain rule on each edge into node."""

@@ -8,6 +8,8 @@ _prev, _local, _op)` takes the parents in `_prev` and their local
 derivatives in `_local`, in the same order. Replace every `...`.
 """
 
+# ---- kind: build ----
+
 # ---- starter ----
 class Value:
     """One scalar node: its number, its gradient, its parents and their local derivatives."""

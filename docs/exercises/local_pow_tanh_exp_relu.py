@@ -6,6 +6,8 @@ the local derivative of each operation. Where the derivative can be read off
 the output (tanh, exp), use the output: it is already computed.
 """
 
+# ---- kind: build ----
+
 # ---- starter ----
 import math
 

@@ -10,6 +10,8 @@ about 1,000 nested calls, and a loop that adds 5,000 numbers builds a chain
 parents are `node._prev`.
 """
 
+# ---- kind: build ----
+
 # ---- starter ----
 def topological_order(root):
     """Every node root depends on, parents before children, as a list."""

@@ -8,6 +8,8 @@ number on the left, as in `2 * a`) are given: they are built from the others. Wh
 5,000 operations.
 """
 
+# ---- kind: build ----
+
 # ---- starter ----
 import math
 

@@ -10,6 +10,8 @@ of a micrograd model (a `Neuron` from chapter 5). The forward pass and the
 update are written; add the backward pass, with the gradients zeroed first.
 """
 
+# ---- kind: build ----
+
 # ---- starter ----
 def zero_grad(parameters):
     """Set the .grad of every parameter to 0.0; returns None."""

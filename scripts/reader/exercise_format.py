@@ -5,6 +5,7 @@ comment `<!-- exercise: <name> -->` (scripts/build/hooks/python_runtime.py). The
 file opens with a docstring, whose first line is the title and the rest the
 instructions (Markdown), followed by sections, each opened by a marker line:
 
+    # ---- kind: <kind> ----         what the reader does: derive, build, debug or predict
     # ---- starter ----              code the reader starts from; `...` marks a blank
     # ---- solution ----             a correct answer, shown in a fold on the page
     # ---- tests ----                functions test_<what>(user), run in file order
@@ -30,7 +31,10 @@ EXERCISES_DIR = Path(__file__).resolve().parents[2] / "docs" / "exercises"
 # `# --8<-- [start:engine]` ... `# --8<-- [end:engine]`: a part a page includes with
 # pymdownx.snippets (chapter 4 shows the whole_engine solution so); not part of the code.
 _SNIPPET_MARK = re.compile(r"^\s*# --8<-- \[(start|end):[\w-]+\]\s*$")
-_MARKER = re.compile(r"^# ---- (starter|solution|tests|hints|mistake)(?:: (.+?))? ----\s*$")
+_MARKER = re.compile(r"^# ---- (kind|starter|solution|tests|hints|mistake)(?:: (.+?))? ----\s*$")
+# derive: a local derivative the book has not shown; build: a piece of an engine or its tools;
+# debug: code with one planted bug to find and fix; predict: what a program prints, as a value.
+KINDS = ("derive", "build", "debug", "predict")
 _KEY = re.compile(r"^(message|replace|with):(?: (.*))?$")
 
 
@@ -89,6 +93,7 @@ class Exercise:
     hints: list
     mistakes: list
     path: str
+    kind: str = ""  # one of KINDS; "" for an exercise that names none
 
 
 def names():
@@ -129,6 +134,12 @@ def parse(text, name, path="<exercise>"):
                 raise ExerciseFormatError(f"{where}: a mistake needs a name: # ---- mistake: <name> ----")
             mistakes.append(_parse_mistake(arg, body, start + 1, where))
             continue
+        if kind == "kind":
+            if arg not in KINDS or "kind" in sections or any(line.strip() for line in body):
+                raise ExerciseFormatError(f"{where}: write `# ---- kind: <kind> ----` once, on a line of its "
+                                          f"own, with one of {', '.join(KINDS)}")
+            sections[kind] = arg
+            continue
         if arg or kind in sections:
             raise ExerciseFormatError(f"{where}: unexpected {mark.group(0).strip()!r}")
         if kind == "hints":
@@ -149,7 +160,8 @@ def parse(text, name, path="<exercise>"):
         except SyntaxError as error:
             raise ExerciseFormatError(f"{path}: the {kind} is not valid Python: {error}") from None
     exercise = Exercise(name, title.strip(), instructions.strip(), sections["starter"],
-                        sections["solution"], sections["tests"], tests_line, hints, mistakes, path)
+                        sections["solution"], sections["tests"], tests_line, hints, mistakes, path,
+                        sections.get("kind", ""))
     for mistake in mistakes:
         mistake.apply(exercise.solution)  # raises early if an edit does not match
     return exercise
