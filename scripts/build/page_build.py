@@ -31,6 +31,7 @@ from sybil.parsers.markdown import ClearNamespaceParser, SkipParser
 
 from scripts import ROOT
 from scripts.pages import blocks
+from scripts.pages.claims import ClaimParser
 from scripts.pages.directives import Collector, relative
 from scripts.pages.examples import PythonFenceParser
 from scripts.pages.exercise_directive import ExerciseParser
@@ -54,6 +55,7 @@ def parsers(collector=None):
         StepperParser(collector),
         VisitOrderParser(collector),
         ExerciseParser(collector),
+        ClaimParser(collector),
     ]
 
 

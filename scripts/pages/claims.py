@@ -1,0 +1,180 @@
+"""Claims: a sentence of the prose that the page's own code proves.
+
+    The centered difference's error is the smaller at every $h$ of the grid but the last.
+    <!-- claim: all(c < f for c, f in zip(centered_errors[:-1], forward_errors[:-1])) -->
+
+The comment follows the sentence it checks, in the same paragraph. Its expression is
+evaluated in the page's namespace at its place (by pytest and by the site build alike, a
+Sybil directive as quizzes are) and must give exactly True, a bool: a claim that is False,
+merely truthy (1, a non-empty list, NumPy's True_), or fails to evaluate fails the page with
+
+    docs/<page>.md:<line>: the claim `EXPR` gives False, not True
+      sentence: <the sentence before the comment>
+      values: name = value, ... (every name EXPR reads, and each side of its comparisons)
+
+A claim proves what the page shows, at the point where the reader reads it: a sentence whose
+words compare, order or count what the page computed gets one (tests/pages/test_claims.py).
+"""
+
+import ast
+import dataclasses
+import re
+import types
+
+from sybil import Region
+
+from scripts.pages.directives import Directive, DirectiveError, Output, where
+
+CLIP = 120  # characters of a value's repr in an error
+
+
+@dataclasses.dataclass
+class Claim:
+    """One claim comment: its expression (str) and the sentence before it (plain text)."""
+
+    expression: str
+    sentence: str
+
+
+class ClaimParser(Directive):
+    """`<!-- claim: EXPR -->` after a sentence; see the module docstring."""
+
+    kind = "claim"
+
+    def __call__(self, document):
+        # Sybil's comment lexer wants the comment at a line's start; a claim may also end the
+        # line of its sentence. Never inside a fenced block: that is code, not prose.
+        fenced = _fenced_lines(document.text)
+        for match in _CLAIM.finditer(document.text):
+            if document.text.count("\n", 0, match.start()) in fenced:
+                continue
+            region = Region(match.start(), match.end(), lexemes={"arguments": match["arguments"]})
+            at = where(document, match.start())
+            yield Region(match.start(), match.end(), self.parse(document, region, at), self.evaluate)
+
+    def parse(self, document, region, at):
+        expression = region.lexemes["arguments"].strip()
+        try:
+            ast.parse(expression, mode="eval")
+        except SyntaxError as error:
+            raise DirectiveError(f"{at}: the claim `{expression}` is not a Python expression: "
+                                 f"{error.msg}") from None
+        return Claim(expression, sentence_before(document.text, region.start))
+
+    def build(self, example, at, page):
+        check(example.parsed, example.namespace, at, example.path)
+        return Output(self.kind, example.line, "")
+
+
+def check(claim, namespace, at, filename="<claim>"):
+    """Evaluate `claim` (a Claim) in `namespace` (a dict); return its value's parts, a list of
+    (expression text, value) for every name it reads and each side of its comparisons.
+    Raises DirectiveError starting with `at` (page:line) unless it gives exactly True."""
+    try:
+        value = eval(compile(claim.expression, filename, "eval"), namespace)
+    except Exception as error:
+        raise DirectiveError(_message(at, claim, f"could not be evaluated: {error!r}", namespace)) from error
+    if value is not True:
+        hint = ""
+        if type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_"):
+            hint = " (NumPy's bool: wrap the comparison in bool(...))"
+        elif not isinstance(value, bool):
+            hint = f" (a {type(value).__name__}: a claim must be a comparison, a bool)"
+        raise DirectiveError(_message(at, claim, f"gives {_clip(value)}, not True{hint}", namespace))
+    return parts(claim.expression, namespace)
+
+
+def parts(expression, namespace):
+    """[(text, value)] of every name `expression` reads that `namespace` holds (not a module,
+    function or class), then each side of
+    its comparisons that is not a plain name or constant, in order, each once; a part that
+    cannot be evaluated again shows its error."""
+    tree = ast.parse(expression, mode="eval")
+    bound = _bound(tree)
+    found = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in namespace and node.id not in bound:
+            if not isinstance(namespace[node.id], (types.ModuleType, types.FunctionType, type)):
+                found.setdefault(node.id, namespace[node.id])  # a value, not a tool
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            for side in [node.left, *node.comparators]:
+                if isinstance(side, (ast.Name, ast.Constant)) or _reads(side) & bound:
+                    continue
+                text = ast.unparse(side)
+                if text not in found:
+                    try:
+                        found[text] = eval(compile(text, "<claim>", "eval"), dict(namespace))
+                    except Exception as error:
+                        found[text] = error
+    return list(found.items())
+
+
+def _bound(tree):
+    """Names bound inside the expression (a comprehension's or lambda's variables)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.comprehension):
+            names |= {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
+        elif isinstance(node, ast.Lambda):
+            names |= {a.arg for a in node.args.args}
+    return names
+
+
+def _reads(tree):
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+
+
+def _message(at, claim, what, namespace):
+    lines = [f"{at}: the claim `{claim.expression}` {what}",
+             f"  sentence: {claim.sentence or '(none: a claim follows the sentence it checks)'}"]
+    shown = [f"{text} = {_clip(value)}" for text, value in parts(claim.expression, namespace)]
+    lines.append("  values: " + (", ".join(shown) if shown else "(it reads no name of the page)"))
+    return "\n".join(lines)
+
+
+def _clip(value):
+    text = repr(value)
+    return text if len(text) <= CLIP else text[:CLIP - 1] + "…"
+
+
+_CLAIM = re.compile(r"<!--[ \t]*claim:[ \t]*(?P<arguments>[^\n]*?)[ \t]*-->")
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+
+
+def _fenced_lines(text):
+    """The 0-based numbers of the lines inside (or opening or closing) a fenced block."""
+    inside, fenced = None, set()
+    for number, line in enumerate(text.split("\n")):
+        fence = _FENCE.match(line)
+        if inside is None and fence:
+            inside = fence[1]
+        elif inside is not None and fence and fence[1].startswith(inside[0] * len(inside)):
+            fenced.add(number)
+            inside = None
+        if inside is not None:
+            fenced.add(number)
+    return fenced
+
+
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_BLOCK_START = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|#|!!!|\?\?\?|\|)")
+# a sentence ends at . ! or ? (after a closing quote, bracket or math) before a space
+_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)[.!?][\"'”’)\]*_$]*\s+")
+
+
+def sentence_before(text, position):
+    """The sentence of `text` (a page) that ends right before `position` (a claim comment's
+    start), in its paragraph, as one line: other comments removed, whitespace runs one space.
+    "" when the comment opens its paragraph."""
+    start = text.rfind("\n\n", 0, position)
+    start = 0 if start < 0 else start + 2
+    lines = text[start:position].split("\n")
+    for i in range(len(lines) - 1, -1, -1):  # a list item or heading starts its own block
+        if _BLOCK_START.match(lines[i]):
+            lines = lines[i:]
+            break
+    paragraph = " ".join(_COMMENT.sub(" ", "\n".join(lines)).split())
+    paragraph = re.sub(r"^(?:[-*+]|\d+[.)]|#+|!!!|\?\?\?\+?)\s+", "", paragraph)
+    ends = [m.end() for m in _SENTENCE_END.finditer(paragraph + " ") if m.end() < len(paragraph)]
+    return paragraph[ends[-1]:] if ends else paragraph
