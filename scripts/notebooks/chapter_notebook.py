@@ -95,6 +95,8 @@ def chapter_notebook(document):
         item = items[int(placeholder.group(1))]
         if item[0] == "quiz":
             made = [answer_cell(item[1])]
+        elif item[0] == "claim":
+            made = [claim_cell(*item[1:])]
         elif item[0] == "exercise":
             exercises += 1
             made = _exercise_cells(item[1], item[2], exercises)
@@ -135,7 +137,56 @@ def _directives(text, start, end, items):
             items.append(("exercise", argument, min(_section_level(text, start + match.start()) + 1, 6)))
         return f"{indent}\x00{len(items) - 1}\x00"
 
-    return _DIRECTIVE.sub(placeholder, text[start:end])
+    return _claims(_DIRECTIVE.sub(placeholder, text[start:end]), items)
+
+
+def _claims(text, items):
+    """`text` (prose between two blocks) with each `<!-- claim: EXPR -->` removed and a
+    placeholder line put after its paragraph, its item ("claim", EXPR, sentence) appended to
+    `items`: the notebook checks the claim once the reader has read the paragraph."""
+    from scripts.pages.claims import CLAIM, fenced_lines, sentence_before
+
+    fenced = fenced_lines(text)
+    out, pending, offset = [], [], 0
+    for number, line in enumerate(text.split("\n")):
+        start, offset = offset, offset + len(line) + 1
+        if not line.strip() and pending:  # the paragraph ended: its claims' cells come here
+            out += pending
+            pending = []
+        if number in fenced or not CLAIM.search(line):
+            out.append(line)
+            continue
+        indent = re.match(r"[ \t]*", line)[0]
+        for match in CLAIM.finditer(line):
+            items.append(("claim", match["arguments"].strip(), sentence_before(text, start + match.start())))
+            pending.append(f"{indent}\x00{len(items) - 1}\x00")
+        line = CLAIM.sub("", line).rstrip()
+        if line.strip():  # the sentence's line stays; a claim on a line of its own goes
+            out.append(line)
+    if pending:  # the text ended inside the paragraph (a block follows it)
+        last = out.pop() if out and out[-1] == "" else None
+        out += pending + ([last] if last is not None else [])
+    return "\n".join(out)
+
+
+def claims_in(markdown):
+    """(markdown without its claim comments, [a claim_cell for each, in order]): a notebook's
+    Markdown cell, whose claims are checked after it."""
+    items = []
+    text = _claims(markdown, items)
+    if not items:
+        return markdown, []
+    text = re.sub(r"^[ \t]*\x00\d+\x00(?:\n|$)", "", text, flags=re.MULTILINE)
+    return text.rstrip("\n"), [claim_cell(*item[1:]) for item in items]
+
+
+def claim_cell(expression, sentence):
+    """The code cell (tagged "claim") that checks a claim where the page does: EXPR must give
+    exactly True, as the page's directive requires (scripts/pages/claims.py)."""
+    cell = new_code_cell(f"# the sentence above, checked by the page's code\n"
+                         f"assert ({expression}) is True, {sentence!r}")
+    cell.metadata["tags"] = ["claim"]
+    return cell
 
 
 def _block_cells(source, hidden, skip):

@@ -23,6 +23,7 @@ from scripts.notebooks.chapter_notebook import (
     EXERCISE_MAGICS,
     FOLDED,
     answer_cell,
+    claims_in,
     details_cell,
     number_cells,
     outside_code,
@@ -34,7 +35,8 @@ def download_notebook(path):
     """The notebook chapter at `path` (jupytext percent format) as the page's download:
     notebook JSON text (nbformat 4) without outputs, the same bytes for the same source.
 
-    As a chapter page's notebook (scripts/notebooks/chapter_notebook.py), each quiz gets a cell to
+    As a chapter page's notebook (scripts/notebooks/chapter_notebook.py), each claim is an assert
+    cell after its Markdown cell (claims_in), each quiz gets a cell to
     answer in after its question's cell (answer_cell), and the answer is folded: a Markdown
     cell tagged "answer" in <details>, a code cell tagged "answer" folded (FOLDED)."""
     notebook = jupytext.read(path)
@@ -48,8 +50,9 @@ def download_notebook(path):
             continue
         if answer:
             cell.source = details_cell("Answer", [cell.source]).source
+        cell.source, claims = claims_in(cell.source)
         cell.source, quizzes = quizzes_in(cell.source)
-        cells += [answer_cell(source) for source in quizzes]
+        cells += claims + [answer_cell(source) for source in quizzes]
     notebook.cells = cells
     number_cells(notebook.cells)
     how_read = notebook.metadata.get("jupytext", {})

@@ -27,6 +27,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell
 
 from scripts import ROOT
 from scripts.notebooks.chapter_notebook import KERNELSPEC, number_cells
+from scripts.pages.claims import CLAIM, claim_regions
 from scripts.pages.directives import relative
 from scripts.pages.quizzes import new_quiz_id, quiz_regions
 
@@ -55,10 +56,10 @@ def cache_key(path):
     """sha256 of the notebook, every micrograd/*.py, the quiz code and this file (which builds
     the notebook it runs): what its outputs depend on."""
     from scripts.notebooks import chapter_notebook
-    from scripts.pages import katex, quizzes
+    from scripts.pages import claims, katex, quizzes
 
     digest = hashlib.sha256()
-    for source in [path, __file__, chapter_notebook.__file__, quizzes.__file__, katex.__file__,
+    for source in [path, __file__, chapter_notebook.__file__, quizzes.__file__, claims.__file__, katex.__file__,
                    *sorted((ROOT / "micrograd").rglob("*.py"))]:
         digest.update(str(relative(source)).encode())
         digest.update(open(source, "rb").read())
@@ -82,7 +83,7 @@ def executed(path, timeout=600):
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not cached.exists():
             notebook = jupytext.read(path)
-            notebook.cells = _with_quiz_cells(notebook.cells, path)
+            notebook.cells = _with_claim_cells(_with_quiz_cells(notebook.cells, path), path)
             number_cells(notebook.cells)
             notebook.metadata["kernelspec"] = KERNELSPEC
             # "immediate": the kernel holds nothing to save, and a graceful shutdown waits 0.8 s
@@ -137,7 +138,7 @@ def site_notebook(path):
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not prepared.exists():
             notebook = copy.deepcopy(executed(path))
-            notebook.cells = _fold_answers(_place_quizzes(notebook.cells, path), path)
+            notebook.cells = _fold_answers(_place_quizzes(_without_claim_cells(notebook.cells), path), path)
             _number_executions(notebook.cells)
             for number, cell in enumerate(notebook.cells, start=1):
                 if cell.cell_type == "markdown":
@@ -174,6 +175,46 @@ def _with_quiz_cells(cells, path):
             quiz.id = f"quiz-{count + 1}"
             out.append(quiz)
             count += found
+    return out
+
+
+CLAIM_CHECK = "claim-check"  # the tag of the build's cell that checks a Markdown cell's claims
+
+
+def _with_claim_cells(cells, path):
+    """After each Markdown cell with `<!-- claim: ... -->` (and its quiz cell, if any), a code
+    cell (tagged CLAIM_CHECK) that evaluates its claims in the kernel, at that place, through
+    the same Sybil directive as a page's (scripts.pages.claims.notebook_claims): a claim that
+    is not exactly True fails the run at the claim's line of the notebook."""
+    lines = Path(path).read_text(encoding="utf-8").split("\n")
+    out, checks = [], 0
+    for cell in cells:
+        if "quiz" in cell.metadata.get("tags", []) and out and CLAIM_CHECK in out[-1].metadata.get("tags", []):
+            out.insert(len(out) - 1, cell)  # the quiz cell stays right after its question's cell
+            continue
+        out.append(cell)
+        if cell.cell_type == "markdown" and claim_regions(cell.source, path):
+            first = cell.source.splitlines()[0]
+            line = next((i + 1 for i, text in enumerate(lines) if text == f"# {first}".rstrip()), 0)
+            check = new_code_cell(
+                "from scripts.pages.claims import notebook_claims as _notebook_claims\n"
+                f"_notebook_claims(globals(), {cell.source!r}, {relative(path)!r}, {line})")
+            check.metadata["tags"] = [CLAIM_CHECK]
+            checks += 1
+            check.id = f"claims-{checks}"
+            out.append(check)
+    return out
+
+
+def _without_claim_cells(cells):
+    """The cells without the build's claim checks, and each claim comment gone from its cell."""
+    out = []
+    for cell in cells:
+        if CLAIM_CHECK in cell.metadata.get("tags", []):
+            continue
+        if cell.cell_type == "markdown":
+            cell.source = CLAIM.sub("", cell.source)
+        out.append(cell)
     return out
 
 

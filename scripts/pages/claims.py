@@ -44,8 +44,8 @@ class ClaimParser(Directive):
     def __call__(self, document):
         # Sybil's comment lexer wants the comment at a line's start; a claim may also end the
         # line of its sentence. Never inside a fenced block: that is code, not prose.
-        fenced = _fenced_lines(document.text)
-        for match in _CLAIM.finditer(document.text):
+        fenced = fenced_lines(document.text)
+        for match in CLAIM.finditer(document.text):
             if document.text.count("\n", 0, match.start()) in fenced:
                 continue
             region = Region(match.start(), match.end(), lexemes={"arguments": match["arguments"]})
@@ -138,11 +138,11 @@ def _clip(value):
     return text if len(text) <= CLIP else text[:CLIP - 1] + "…"
 
 
-_CLAIM = re.compile(r"<!--[ \t]*claim:[ \t]*(?P<arguments>[^\n]*?)[ \t]*-->")
+CLAIM = re.compile(r"<!--[ \t]*claim:[ \t]*(?P<arguments>[^\n]*?)[ \t]*-->")
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 
 
-def _fenced_lines(text):
+def fenced_lines(text):
     """The 0-based numbers of the lines inside (or opening or closing) a fenced block."""
     inside, fenced = None, set()
     for number, line in enumerate(text.split("\n")):
@@ -171,10 +171,34 @@ def sentence_before(text, position):
     start = 0 if start < 0 else start + 2
     lines = text[start:position].split("\n")
     for i in range(len(lines) - 1, -1, -1):  # a list item or heading starts its own block
-        if _BLOCK_START.match(lines[i]):
-            lines = lines[i:]
+        if _BLOCK_START.match(lines[i]):  # an admonition's title line is not its text
+            lines = lines[i + 1:] if lines[i].lstrip().startswith(("!!!", "???")) else lines[i:]
             break
     paragraph = " ".join(_COMMENT.sub(" ", "\n".join(lines)).split())
-    paragraph = re.sub(r"^(?:[-*+]|\d+[.)]|#+|!!!|\?\?\?\+?)\s+", "", paragraph)
+    paragraph = re.sub(r"^(?:[-*+]|\d+[.)]|#+)\s+", "", paragraph)
     ends = [m.end() for m in _SENTENCE_END.finditer(paragraph + " ") if m.end() < len(paragraph)]
     return paragraph[ends[-1]:] if ends else paragraph
+
+
+def claim_regions(text, path):
+    """The `<!-- claim: ... -->` directives of `text` (a notebook's Markdown cell), as Sybil
+    regions found by ClaimParser (not evaluated)."""
+    from sybil import Document
+
+    return list(ClaimParser()(Document(text, str(path))))
+
+
+def notebook_claims(namespace, text, path, line):
+    """For a notebook's hidden claim cell: the claims of one Markdown cell (`text`) evaluated
+    through ClaimParser, the same Sybil directive as a page's, in the kernel's `namespace`.
+
+    path, line: the notebook's file and the line of the cell's first line, so an error names
+    "path:line" of the claim. Raises DirectiveError as on a page; returns None."""
+    from sybil import Document
+
+    document = Document("\n" * (line - 1) + text, str(path))  # the cell's lines at the file's lines
+    document.namespace = namespace
+    for region in ClaimParser()(document):
+        document.add(region)
+    for example in document:
+        example.evaluate()

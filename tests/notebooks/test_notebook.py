@@ -18,7 +18,7 @@ import pytest
 from nbclient.exceptions import CellExecutionError
 
 from scripts import ROOT
-from scripts.notebooks.chapter_notebook import ANSWER_TAG, quizzes_in
+from scripts.notebooks.chapter_notebook import ANSWER_TAG, claims_in, quizzes_in
 from scripts.notebooks.notebook_download import absolute_links, install_cell
 from scripts.notebooks.training_notebook import executed as execute
 from scripts.notebooks.training_notebook import kernel_config
@@ -85,13 +85,15 @@ def test_the_training_page_downloads_as_the_notebook_that_ran(site_build, site, 
 
     download = nbformat.reads((site / "06-training" / "06-training.ipynb").read_text(encoding="utf-8"),
                               as_version=4)
-    ran = [c for c in executed.cells if "quiz" not in c.metadata.get("tags", [])]  # not the build's quiz cells
+    ran = [c for c in executed.cells  # not the build's quiz and claim-checking cells
+           if not {"quiz", "claim-check"} & set(c.metadata.get("tags", []))]
     header, install, *cells = download.cells
-    code = [c.source for c in cells if c.cell_type == "code" and ANSWER_TAG not in c.metadata.get("tags", [])]
+    code = [c.source for c in cells
+            if c.cell_type == "code" and not {ANSWER_TAG, "claim"} & set(c.metadata.get("tags", []))]
     assert code == [c.source for c in ran if c.cell_type == "code"]
     prose = [c for c in ran if c.cell_type == "markdown"]
     assert [c.source for c in cells if c.cell_type == "markdown" and not c.source.startswith("<details>")] == [
-        absolute_links(quizzes_in(c.source)[0], f"{site_build['site_url']}06-training/") for c in prose
+        absolute_links(quizzes_in(claims_in(c.source)[0])[0], f"{site_build['site_url']}06-training/") for c in prose
         if "answer" not in c.metadata.get("tags", [])]
     folded = [c.source for c in cells if c.source.startswith("<details>\n<summary>Answer</summary>")]
     assert len(folded) == len([c for c in prose if "answer" in c.metadata.get("tags", [])]) == 3
