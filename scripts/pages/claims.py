@@ -160,7 +160,7 @@ def fenced_lines(text):
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _BLOCK_START = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|#|!!!|\?\?\?|\|)")
 # a sentence ends at . ! or ? (after a closing quote, bracket or math) before a space
-_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)[.!?][\"'”’)\]*_$]*\s+")
+sentence_end = re.compile(r"(?<!\be\.g)(?<!\bi\.e)[.!?][\"'”’)\]*_$]*\s+")
 
 
 def sentence_before(text, position):
@@ -176,7 +176,7 @@ def sentence_before(text, position):
             break
     paragraph = " ".join(_COMMENT.sub(" ", "\n".join(lines)).split())
     paragraph = re.sub(r"^(?:[-*+]|\d+[.)]|#+)\s+", "", paragraph)
-    ends = [m.end() for m in _SENTENCE_END.finditer(paragraph + " ") if m.end() < len(paragraph)]
+    ends = [m.end() for m in sentence_end.finditer(paragraph + " ") if m.end() < len(paragraph)]
     return paragraph[ends[-1]:] if ends else paragraph
 
 
