@@ -100,9 +100,10 @@ print("total parameters:", len(model.parameters()))
 # on the correct side, and the larger it is, the safer.
 #
 # The first loss that comes to mind, the squared error $(s_i - y_i)^2$, does
-# not fit. It pulls every score towards exactly $\pm 1$, so it punishes a
-# point that is right with confidence as hard as one that is wrong. The
-# **SVM max-margin loss** (hinge loss) asks only for a margin: $y_i s_i \ge 1$.
+# not fit. It pulls every score towards exactly $\pm 1$, so it also punishes
+# a point that is right with confidence: the further a correct score goes
+# past its label, the more it costs. <!-- claim: all(((Value(s) - 1) ** 2).data < ((Value(s + 1) - 1) ** 2).data for s in [1.0, 2.0, 3.0]) -->
+# The **SVM max-margin loss** (hinge loss) asks only for a margin: $y_i s_i \ge 1$.
 #
 # $$\text{data loss} = \frac{1}{N} \sum_{i=1}^{N} \mathrm{relu}(1 - y_i s_i)$$
 #
@@ -118,8 +119,10 @@ for number in [-1.0, 0.0, 0.5, 1.0, 3.0]:
     print(f"{number:5.1f}  {squared.data:13.2f}  {hinge.data:10.2f}")
 
 # %% [markdown]
-# The squared error charges the confident, correct score 3 as much as the
-# wrong score $-1$. The hinge loss charges nothing from score 1 on: such a
+# The squared error charges the correct score 3 exactly as much as the
+# wrong score $-1$, <!-- claim: ((Value(3.0) - 1) ** 2).data == ((Value(-1.0) - 1) ** 2).data -->
+# and a more confident correct score would cost more than that wrong one. <!-- claim: ((Value(3.5) - 1) ** 2).data > ((Value(-1.0) - 1) ** 2).data -->
+# The hinge loss charges nothing from score 1 on: such a
 # point adds nothing, and since the ReLU is flat there, it sends no gradient
 # back either. Training only pushes on points that are wrong or too close to
 # the boundary.
@@ -131,7 +134,7 @@ for number in [-1.0, 0.0, 0.5, 1.0, 3.0]:
 # The **accuracy** is the fraction of points where the sign of the score
 # matches the label. It is computed from `.data`, so it is not part of the
 # graph; we only watch it. We use the full batch: all 100 points in every
-# step.
+# step. <!-- claim: len(inputs) == len(targets) == 100 -->
 
 # %%
 alpha = 1e-4
@@ -157,7 +160,7 @@ print("nodes in its graph:", len(topological_order(loss)))
 
 # %% [markdown]
 # That node count is the size of one forward pass: every multiplication,
-# addition and ReLU for 100 points through 337 parameters is its own `Value`.
+# addition and ReLU for 100 points through 337 parameters is its own `Value`. <!-- claim: len(model.parameters()) == 337 and len(inputs) == 100 -->
 # The loop below builds a graph this size, runs `backward()` through it, and
 # throws it away, once per step.
 #
@@ -233,10 +236,10 @@ assert acc_history[-1] == 1.0
 assert all(a == 1.0 for a in acc_history[settled:])
 
 # %% [markdown]
-# Every one of the 100 training points ends up on the correct side. The road
+# Every one of the 100 training points ends up on the correct side. <!-- claim: acc_history[-1] == 1.0 and len(inputs) == 100 --> The road
 # there is not smooth: the network reaches 100% once, then loses it again for
 # a while, because the learning rate is still large and a big step can knock
-# a few points back across the boundary. As the learning rate shrinks, the
+# a few points back across the boundary. <!-- claim: first_perfect < settled and dip < 1.0 --> As the learning rate shrinks, the
 # steps get gentler and the accuracy stays at 100% (the second `assert`
 # checks that, from the step printed above to the last).
 
@@ -375,7 +378,7 @@ gc.enable()  # back to normal: the heavy cells are done
 # <div class="admonition question">
 # <p class="admonition-title">Check yourself</p>
 #
-# The accuracy is 100%, so every point is on the correct side. Why is the
+# The accuracy is 100%, so every point is on the correct side. <!-- claim: final_acc == 1.0 --> Why is the
 # loss still not zero? There are two candidate sources: which one is it in
 # this run?
 #
@@ -409,7 +412,7 @@ assert reg_loss.data > 0
 # %% [markdown] tags=["answer"]
 # In this run the data loss is exactly 0: every point is past the margin
 # (even the closest one, printed above), so no point pushes on the weights
-# any more. All of the remaining loss is the L2
+# any more. <!-- claim: data_loss.data == 0.0 and min(margins) >= 1 --> All of the remaining loss is the L2
 # penalty. Its gradient is $2\alpha p$, so if training went on, each step
 # would only shrink every weight by a tiny factor,
 # $p \leftarrow (1 - 2\alpha\eta)\,p$, until some point slipped back inside
@@ -425,7 +428,7 @@ assert reg_loss.data > 0
 #   small.
 # - A decaying learning rate takes big steps early and careful steps late.
 # - With 337 parameters and 100 steps, the network separates the two moons
-#   perfectly on the training points; the decision boundary shows the curve
+#   perfectly on the training points; <!-- claim: len(model.parameters()) == 337 and steps == 100 and final_acc == 1.0 --> the decision boundary shows the curve
 #   it learned.
 # - Every gradient on this page came from the engine we built: no other
 #   autodiff library was used.
