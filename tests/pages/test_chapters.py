@@ -1,6 +1,6 @@
 """What each chapter must hold, read from its source and from the built site: a length a
-learner can finish (under 3,500 words, as `wc -w` counts them, Sybil's skip directives left
-out: they are never shown), figures no taller than a
+learner can finish (under 3,500 words, as `wc -w` counts them, Sybil's skip directives and the
+claims' expressions left out: the reader never reads them as prose), figures no taller than a
 screen, a "Sources" line, a quiz in every "Check yourself", and the
 widgets each chapter is promised; and, in Debian's Chromium, the text around chapter 4's
 engine and chapter 1's count of nodes as a reader sees them (issue 16)."""
@@ -28,7 +28,9 @@ WIDGETS = {  # chapter -> directives it must have, at least
 }
 
 
-SKIP_DIRECTIVE = re.compile(r"<!-- skip:.*?-->")  # for pytest and Run only: never rendered
+# skip: for pytest and Run only, never rendered; claim: an expression that checks the sentence
+# before it, shown only when the reader opens the sentence's mark
+SKIP_DIRECTIVE = re.compile(r"<!-- (?:skip|claim):.*?-->", re.DOTALL)
 
 
 def words(path):
