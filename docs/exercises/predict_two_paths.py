@@ -1,0 +1,121 @@
+"""Predict: gradients when a value is used twice
+
+In this program `a` reaches `z` along two paths and `b` along two others.
+Predict the four numbers it prints, by hand: multiply the local derivatives
+along each path, then add the paths.
+
+```python
+from micrograd import Value
+
+a = Value(2.0, label="a")
+b = Value(-1.0, label="b")
+p = a * b
+z = p * a + b
+z.backward()
+print(z.data)  # line 1
+print(p.grad)  # line 2
+print(a.grad)  # line 3
+print(b.grad)  # line 4
+```
+
+Write your predictions in place of the blanks and press Run: the tests run
+the program and compare each line it prints with your prediction.
+"""
+
+# ---- kind: predict ----
+
+# ---- starter ----
+# What does each line print? Replace every ... with your prediction.
+z_data = ...  # line 1
+p_grad = ...  # line 2
+a_grad = ...  # line 3
+b_grad = ...  # line 4
+
+# ---- solution ----
+z_data = 2.0 * -1.0 * 2.0 + -1.0  # p = a * b = -2, then z = p * a + b
+p_grad = 2.0                      # z = p * a + b: the edge from p into * carries a
+a_grad = -1.0 * 2.0 + -2.0        # through p: b times p.grad; straight into *: p
+b_grad = 2.0 * 2.0 + 1.0          # through p: a times p.grad; straight into +: 1
+
+# ---- tests ----
+import ast
+import contextlib
+import io
+import re
+
+from scripts.reader.exercise_checks import Fail, expect
+from scripts.reader.exercise_format import load
+
+
+def program():
+    """Run the program the instructions show: the lines it prints, each read back as a value,
+    and the names it defined (for the numbers of likely mistakes)."""
+    source = re.search(r"```python\n(.*?)```", load("predict_two_paths").instructions, re.S).group(1)
+    output, names = io.StringIO(), {"__name__": "program"}
+    with contextlib.redirect_stdout(output):  # the program's output is the answer: not shown
+        exec(source, names)
+    return [ast.literal_eval(line) for line in output.getvalue().splitlines()], names
+
+
+def predicted(user, name):
+    """The reader's prediction `name`; a blank fails without giving the printed value away."""
+    value = getattr(user, name)
+    if value is Ellipsis:
+        raise Fail(f"{name} is still a blank (...): write what you predict the program prints")
+    return value
+
+
+def test_line_1(user):
+    """line 1: z.data, the forward pass"""
+    lines, names = program()
+    expect("z_data", predicted(user, "z_data"), lines[0],
+           likely=[(names["p"].data, "that is p = a * b; z multiplies p by a again, then adds b")],
+           check="p = a * b first, then z = p * a + b")
+
+
+def test_line_2(user):
+    """line 2: p.grad"""
+    lines, names = program()
+    expect("p_grad", predicted(user, "p_grad"), lines[1],
+           likely=[(1.0, "1 is the seed, z.grad; p enters a product with a, so its edge carries a")],
+           check="z.grad is 1; the edge from p into p * a carries the other factor")
+
+
+def test_line_3(user):
+    """line 3: a.grad, the sum of two paths"""
+    lines, names = program()
+    a, b = names["a"].data, names["b"].data
+    expect("a_grad", predicted(user, "a_grad"), lines[2],
+           likely=[(a * b, "that is one path only: a reaches z through p (b times p.grad) and straight "
+                           "into p * a (the other factor, p); each gives a times b, and a.grad adds both")],
+           check="each path multiplies its local derivatives; a.grad adds the paths")
+
+
+def test_line_4(user):
+    """line 4: b.grad, the sum of two paths"""
+    lines, names = program()
+    a = names["a"].data
+    expect("b_grad", predicted(user, "b_grad"), lines[3],
+           likely=[(a * a, "that is only the path through p; b also enters the sum directly, "
+                           "whose edge carries 1"),
+                   (1.0, "that is only the path straight into the sum; add the path through p")],
+           check="each path multiplies its local derivatives; b.grad adds the paths")
+
+# ---- hints ----
+# - Along how many paths does a reach z, and what does each path multiply? Does b have just
+#   one path?
+# - Start with the seed 1 at z. The sum copies it to both of its inputs; the product p times
+#   a hands each factor the other factor's value. A node's gradient is the sum, over its
+#   paths, of the product of the local derivatives along each.
+# - `z_data = 2.0 * -1.0 * 2.0 + -1.0`, `p_grad = 2.0`, `a_grad = -1.0 * 2.0 + -2.0`,
+#   `b_grad = 2.0 * 2.0 + 1.0`.
+
+# ---- mistake: one path for a ----
+# message: that is one path only
+# replace: a_grad = -1.0 * 2.0 + -2.0        # through p: b times p.grad; straight into *: p
+# with: a_grad = -1.0 * 2.0
+
+# ---- mistake: the direct path of b forgotten ----
+# message: b also enters the sum directly
+# replace: b_grad = 2.0 * 2.0 + 1.0          # through p: a times p.grad; straight into +: 1
+# with: b_grad = 2.0 * 2.0
