@@ -73,14 +73,14 @@ def pair(user, seed, sizes):
 
 
 def test_the_parameters(user):
-    """MyMLP(2, [3, 1]) holds the 13 parameters micrograd's MLP holds"""
+    """MyMLP(2, [3, 1]) holds the parameters micrograd's MLP(2, [3, 1]) holds, in its order"""
     mine, ref = pair(user, 3, [3, 1])
     expect("the parameters of MyMLP(2, [3, 1])", [p.data for p in mine.parameters()],
            [p.data for p in ref.parameters()], check="parameters() lists every layer's parameters, in order")
 
 
 def test_which_neurons_use_relu(user):
-    """MyMLP(2, [3, 3, 1]): ReLU in the six hidden neurons, not in the output neuron"""
+    """MyMLP(2, [3, 3, 1]): ReLU in every hidden neuron, not in the output neuron"""
     mine, ref = pair(user, 3, [3, 3, 1])
     uses_relu = [sum(n.nonlin for n in layer.neurons) for layer in mine.layers]
     expected = [sum(n.nonlin for n in layer.neurons) for layer in ref.layers]

@@ -119,6 +119,7 @@ def test_paths_that_multiply(user):
     y = x
     for _ in range(5):
         y = y * 3 + y
+    assert by_paths(y, x, multiply=False) == 2 ** 5  # what the test's name says: 32 paths
     check(user, y, x, "five stages of y = y * 3 + y")
 
 # ---- hints ----
