@@ -3,7 +3,7 @@
 This `MyMLP` is built from the package's `Layer`s. It should be the
 chapter's network: ReLU in every hidden layer, a linear output layer. One
 line is wrong, and for some inputs the network gives the same answer as
-`micrograd.nn.MLP`, for others not. Run it, read which tests fail and with
+`micrograd.nn.MLP`, for others not. Run the tests, read which fail and with
 which numbers, then fix that line; change nothing else.
 
 The tests seed the random generator before each network is built, so your

@@ -3,7 +3,7 @@
 `descend` takes one step of **gradient descent**: it runs a forward and a
 backward pass, moves every leaf a little against its gradient, and returns
 the output after the step. Called again and again, it should drive the
-output down. One line is wrong. Run it, read what the tests report, and fix
+output down. One line is wrong. Run the tests, read what they report, and fix
 that line; change nothing else.
 
 `rebuild()` is a fresh forward pass from the leaves' current `.data`, as in

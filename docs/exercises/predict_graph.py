@@ -18,7 +18,7 @@ print(sum(parent is a for v in nodes for parent in v._prev))  # line 3
 print(p._local)                                            # line 4
 ```
 
-Write your four predictions in place of the blanks and press Run: the tests
+Write your predictions in place of the blanks, then check them: the tests
 run the program and compare each line it prints with your prediction.
 """
 

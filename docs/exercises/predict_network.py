@@ -24,8 +24,8 @@ print(h1.w[0].grad)             # line 4
 print(h2.w[0].grad)             # line 5
 ```
 
-Write your predictions in place of the blanks and press Run: the tests run
-the program and compare each line it prints with your prediction.
+Write your predictions in place of the blanks, then check them: the tests
+run the program and compare each line it prints with your prediction.
 """
 
 # ---- kind: predict ----

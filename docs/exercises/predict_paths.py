@@ -23,7 +23,7 @@ print(sum(len(v._prev) for v in nodes))            # line 3: every edge, counted
 print(sum(p is x for v in nodes for p in v._prev)) # line 4
 ```
 
-Write your four predictions in place of the blanks and press Run: the tests
+Write your predictions in place of the blanks, then check them: the tests
 run the program and compare each line it prints with your prediction.
 """
 

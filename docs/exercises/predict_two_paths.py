@@ -18,8 +18,8 @@ print(a.grad)  # line 3
 print(b.grad)  # line 4
 ```
 
-Write your predictions in place of the blanks and press Run: the tests run
-the program and compare each line it prints with your prediction.
+Write your predictions in place of the blanks, then check them: the tests
+run the program and compare each line it prints with your prediction.
 """
 
 # ---- kind: predict ----
