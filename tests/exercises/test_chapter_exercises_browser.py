@@ -63,6 +63,7 @@ def test_pyodide_grades_like_cpython(chapters, warm_python, chapter, name):
     _, rows, _ = run(page, name)
     assert rows == expected_rows(name, clicked)
     assert any(first.message in message for verdict, _, message in rows if verdict == "failed"), rows
+    report_shot(box, f"exercise-{name}-1280-mistake.png")  # with BV_SHOTS: the mistake's message shown
     for code in [exercise.solution, exercise.starter, *(m.apply(exercise.solution) for m in others)]:
         report = warm_python.call("run_exercise", {"exercise": name, "code": code})
         graded = [("passed" if r["passed"] else "failed", r["name"], r["message"]) for r in report["results"]]
