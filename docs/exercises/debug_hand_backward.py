@@ -14,7 +14,7 @@ The tests call it on the chapter's numbers and on others, and compare every
 
 # ---- starter ----
 def backward_by_hand(a, b, c, f, e, d, L):
-    """Fill in the .grad of all seven nodes of L = (a * b + c) * f; returns None."""
+    """Fill in the .grad of the 7 nodes of L = (a * b + c) * f."""
     L.grad = 1.0                # dL/dL = 1: the seed
     d.grad = f.data * L.grad    # L = d * f
     f.grad = d.data * L.grad
@@ -25,13 +25,13 @@ def backward_by_hand(a, b, c, f, e, d, L):
 
 # ---- solution ----
 def backward_by_hand(a, b, c, f, e, d, L):
-    """Fill in the .grad of all seven nodes of L = (a * b + c) * f; returns None."""
+    """Fill in the .grad of the 7 nodes of L = (a * b + c) * f."""
     L.grad = 1.0                # dL/dL = 1: the seed
     d.grad = f.data * L.grad    # L = d * f
     f.grad = d.data * L.grad
     c.grad = 1.0 * d.grad       # d = e + c
     e.grad = 1.0 * d.grad
-    a.grad = b.data * e.grad    # e = a * b: a gets the other factor, b
+    a.grad = b.data * e.grad    # e = a * b: a gets b
     b.grad = a.data * e.grad
 
 # ---- tests ----
@@ -112,7 +112,7 @@ def test_other_numbers(user):
 
 # ---- mistake: a gets its own value ----
 # message: a got its own value
-# replace: a.grad = b.data * e.grad    # e = a * b: a gets the other factor, b
+# replace: a.grad = b.data * e.grad    # e = a * b: a gets b
 # with: a.grad = a.data * e.grad
 
 # ---- mistake: the upstream gradient skipped ----

@@ -17,11 +17,14 @@ from micrograd.nn import Layer, Module
 
 
 class MyMLP(Module):
-    """Layers in a chain: nin inputs, then one Layer per size in nouts."""
+    """nin inputs, then one Layer per size in nouts, in a chain."""
 
     def __init__(self, nin, nouts):
         sizes = [nin] + nouts
-        self.layers = [Layer(sizes[i], sizes[i + 1], nonlin=True) for i in range(len(nouts))]
+        self.layers = []
+        for i, (n_in, n_out) in enumerate(zip(sizes, sizes[1:])):
+            relu = i != len(nouts)  # every layer but the last
+            self.layers.append(Layer(n_in, n_out, nonlin=relu))
 
     def __call__(self, x):
         for layer in self.layers:
@@ -29,18 +32,21 @@ class MyMLP(Module):
         return x
 
     def parameters(self):
-        return [p for layer in self.layers for p in layer.parameters()]
+        return [p for lay in self.layers for p in lay.parameters()]
 
 # ---- solution ----
 from micrograd.nn import Layer, Module
 
 
 class MyMLP(Module):
-    """Layers in a chain: nin inputs, then one Layer per size in nouts."""
+    """nin inputs, then one Layer per size in nouts, in a chain."""
 
     def __init__(self, nin, nouts):
         sizes = [nin] + nouts
-        self.layers = [Layer(sizes[i], sizes[i + 1], nonlin=i != len(nouts) - 1) for i in range(len(nouts))]
+        self.layers = []
+        for i, (n_in, n_out) in enumerate(zip(sizes, sizes[1:])):
+            relu = i != len(nouts) - 1  # every layer but the last
+            self.layers.append(Layer(n_in, n_out, nonlin=relu))
 
     def __call__(self, x):
         for layer in self.layers:
@@ -48,7 +54,7 @@ class MyMLP(Module):
         return x
 
     def parameters(self):
-        return [p for layer in self.layers for p in layer.parameters()]
+        return [p for lay in self.layers for p in lay.parameters()]
 
 # ---- tests ----
 import random
@@ -115,16 +121,17 @@ def test_the_gradient_reaches_the_output_layer(user):
 # - Which of the tests pass, and what do the failing outputs have in common? Which activation
 #   can never give a number below zero?
 # - The output layer of a network that predicts any number must be linear; only the hidden
-#   layers use ReLU. Look at the line that builds the layers: does it treat the last one
-#   differently from the others?
-# - `nonlin=i != len(nouts) - 1`: True for every layer but the last.
+#   layers use ReLU. Check the condition that picks each layer's activation for every index
+#   the loop takes: counting from zero, the last layer's index is one less than the number of
+#   layers.
+# - `relu = i != len(nouts) - 1`: false for the last layer only.
 
 # ---- mistake: ReLU at the output ----
 # message: the output layer applied ReLU
-# replace: self.layers = [Layer(sizes[i], sizes[i + 1], nonlin=i != len(nouts) - 1) for i in range(len(nouts))]
-# with: self.layers = [Layer(sizes[i], sizes[i + 1], nonlin=True) for i in range(len(nouts))]
+# replace: relu = i != len(nouts) - 1  # every layer but the last
+# with: relu = i != len(nouts)  # every layer but the last
 
 # ---- mistake: no ReLU at all ----
 # message: the hidden layers lost their ReLU
-# replace: self.layers = [Layer(sizes[i], sizes[i + 1], nonlin=i != len(nouts) - 1) for i in range(len(nouts))]
-# with: self.layers = [Layer(sizes[i], sizes[i + 1], nonlin=False) for i in range(len(nouts))]
+# replace: relu = i != len(nouts) - 1  # every layer but the last
+# with: relu = False

@@ -16,7 +16,9 @@ setting their grads to 0.
 
 # ---- starter ----
 def descend(leaves, rebuild, rate=0.01):
-    """One step of gradient descent on rebuild()'s output; returns the output after it, a float."""
+    """One step of gradient descent on rebuild()'s output.
+
+    Returns the output after the step, a float."""
     for v in leaves:
         v.grad = 0.0                # this step's gradient only
     out = rebuild()                 # forward pass
@@ -27,13 +29,15 @@ def descend(leaves, rebuild, rate=0.01):
 
 # ---- solution ----
 def descend(leaves, rebuild, rate=0.01):
-    """One step of gradient descent on rebuild()'s output; returns the output after it, a float."""
+    """One step of gradient descent on rebuild()'s output.
+
+    Returns the output after the step, a float."""
     for v in leaves:
         v.grad = 0.0                # this step's gradient only
     out = rebuild()                 # forward pass
     out.backward()                  # backward pass
     for v in leaves:
-        v.data -= rate * v.grad     # a small step against the gradient: downhill
+        v.data -= rate * v.grad     # against the gradient: downhill
     return rebuild().data
 
 # ---- tests ----
@@ -114,7 +118,7 @@ def test_a_square(user):
 
 # ---- mistake: uphill ----
 # message: the output went up
-# replace: v.data -= rate * v.grad     # a small step against the gradient: downhill
+# replace: v.data -= rate * v.grad     # against the gradient: downhill
 # with: v.data += rate * v.grad
 
 # ---- mistake: grads kept from the last step ----

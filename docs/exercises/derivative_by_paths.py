@@ -18,10 +18,11 @@ The tests compare your number with `backward()`'s on the chapter's graphs.
 
 # ---- starter ----
 def derivative_by_paths(root, leaf):
-    """d root / d leaf, a float: the sum over every path from leaf to root of the
-    product of the local derivatives along it."""
+    """d root / d leaf, a float: over every path from leaf to root,
+    the product of the local derivatives along it, summed."""
     total = 0.0
-    stack = [(root, 1.0)]  # (a node reached, the product of the local derivatives down to it)
+    # (a node reached, the product of the locals down to it)
+    stack = [(root, 1.0)]
     while stack:
         node, product = stack.pop()
         if node is leaf:
@@ -32,16 +33,18 @@ def derivative_by_paths(root, leaf):
 
 # ---- solution ----
 def derivative_by_paths(root, leaf):
-    """d root / d leaf, a float: the sum over every path from leaf to root of the
-    product of the local derivatives along it."""
+    """d root / d leaf, a float: over every path from leaf to root,
+    the product of the local derivatives along it, summed."""
     total = 0.0
-    stack = [(root, 1.0)]  # (a node reached, the product of the local derivatives down to it)
+    # (a node reached, the product of the locals down to it)
+    stack = [(root, 1.0)]
     while stack:
         node, product = stack.pop()
         if node is leaf:
-            total += product  # one whole path is done: add it to the others
+            total += product  # one whole path: add it to the others
         for parent, local in zip(node._prev, node._local):
-            stack.append((parent, product * local))  # crossing an edge multiplies by its local derivative
+            # crossing an edge multiplies by its local derivative
+            stack.append((parent, product * local))
     return total
 
 # ---- tests ----
@@ -134,10 +137,10 @@ def test_paths_that_multiply(user):
 
 # ---- mistake: = instead of += ----
 # message: the paths were not added up
-# replace: total += product  # one whole path is done: add it to the others
+# replace: total += product  # one whole path: add it to the others
 # with: total = product
 
 # ---- mistake: the local derivatives not multiplied ----
 # message: that is the number of paths
-# replace: stack.append((parent, product * local))  # crossing an edge multiplies by its local derivative
+# replace: stack.append((parent, product * local))
 # with: stack.append((parent, product))

@@ -35,8 +35,10 @@ from micrograd import Value
 def divide(x, y):
     """x / y as a new Value whose parents are the Values x and y."""
     q = x.data / y.data
-    dq_dx = 1.0 / y.data            # q = x * (1/y): a line in x with slope 1/y
-    dq_dy = -x.data / y.data ** 2   # q = x * y**-1: the power rule gives -x * y**-2
+    # q = x * (1/y): a line in x whose slope is 1/y
+    dq_dx = 1.0 / y.data
+    # q = x * y**-1: the power rule gives -x * y**-2
+    dq_dy = -x.data / y.data ** 2
     return Value(q, "", (x, y), (dq_dx, dq_dy), "/")
 
 # ---- tests ----
@@ -130,15 +132,15 @@ def test_in_a_graph(user):
 
 # ---- mistake: the rule for * ----
 # message: that is the rule for *
-# replace: dq_dx = 1.0 / y.data            # q = x * (1/y): a line in x with slope 1/y
+# replace: dq_dx = 1.0 / y.data
 # with: dq_dx = y.data
 
 # ---- mistake: the sign of dq/dy ----
 # message: the sign is wrong
-# replace: dq_dy = -x.data / y.data ** 2   # q = x * y**-1: the power rule gives -x * y**-2
+# replace: dq_dy = -x.data / y.data ** 2
 # with: dq_dy = x.data / y.data ** 2
 
 # ---- mistake: x left out of dq/dy ----
 # message: x is missing
-# replace: dq_dy = -x.data / y.data ** 2   # q = x * y**-1: the power rule gives -x * y**-2
+# replace: dq_dy = -x.data / y.data ** 2
 # with: dq_dy = -1.0 / y.data ** 2

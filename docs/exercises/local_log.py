@@ -22,7 +22,7 @@ from micrograd import Value
 
 
 def log(x):
-    """The natural logarithm of the Value x (x.data > 0), as a new Value with parent x."""
+    """log(x) for a Value x (x.data > 0): a new Value, parent x."""
     out = math.log(x.data)
     local = ...  # d log(x) / dx, at this x
     return Value(out, "", (x,), (local,), "log")
@@ -34,9 +34,10 @@ from micrograd import Value
 
 
 def log(x):
-    """The natural logarithm of the Value x (x.data > 0), as a new Value with parent x."""
+    """log(x) for a Value x (x.data > 0): a new Value, parent x."""
     out = math.log(x.data)
-    local = 1.0 / x.data  # d log(x) / dx = 1/x: steep near 0, flatter and flatter as x grows
+    # d log(x) / dx = 1/x: steep near 0, flatter as x grows
+    local = 1.0 / x.data
     return Value(out, "", (x,), (local,), "log")
 
 # ---- tests ----
@@ -113,10 +114,10 @@ def test_a_loss(user):
 
 # ---- mistake: the output stored ----
 # message: that is the output
-# replace: local = 1.0 / x.data  # d log(x) / dx = 1/x: steep near 0, flatter and flatter as x grows
+# replace: local = 1.0 / x.data
 # with: local = out
 
 # ---- mistake: x stored ----
 # message: the slope of log shrinks
-# replace: local = 1.0 / x.data  # d log(x) / dx = 1/x: steep near 0, flatter and flatter as x grows
+# replace: local = 1.0 / x.data
 # with: local = x.data

@@ -22,7 +22,7 @@ from micrograd import Value
 
 
 def sigmoid(x):
-    """1 / (1 + exp(-x)) of the Value x, as a new Value with parent x."""
+    """1 / (1 + exp(-x)) for a Value x, as a new Value; parent x."""
     s = 1.0 / (1.0 + math.exp(-x.data))
     local = ...  # d sigmoid(x) / dx, written with s
     return Value(s, "", (x,), (local,), "sigmoid")
@@ -34,9 +34,10 @@ from micrograd import Value
 
 
 def sigmoid(x):
-    """1 / (1 + exp(-x)) of the Value x, as a new Value with parent x."""
+    """1 / (1 + exp(-x)) for a Value x, as a new Value; parent x."""
     s = 1.0 / (1.0 + math.exp(-x.data))
-    local = s * (1.0 - s)  # the chain rule on (1 + e**-x)**-1, rearranged: s times 1 - s
+    # the chain rule on (1 + e**-x)**-1, rearranged: s times 1 - s
+    local = s * (1.0 - s)
     return Value(s, "", (x,), (local,), "sigmoid")
 
 # ---- tests ----
@@ -122,10 +123,10 @@ def test_a_neuron(user):
 
 # ---- mistake: from the input ----
 # message: from the input x
-# replace: local = s * (1.0 - s)  # the chain rule on (1 + e**-x)**-1, rearranged: s times 1 - s
+# replace: local = s * (1.0 - s)
 # with: local = x.data * (1.0 - x.data)
 
 # ---- mistake: the rule of tanh ----
 # message: the rule of tanh
-# replace: local = s * (1.0 - s)  # the chain rule on (1 + e**-x)**-1, rearranged: s times 1 - s
+# replace: local = s * (1.0 - s)
 # with: local = 1.0 - s * s

@@ -18,7 +18,7 @@ and compare.
 
 # ---- starter ----
 def neuron_forward(w, b, x):
-    """relu(w . x + b) for lists of floats w and x of one length and a float b; a float."""
+    """relu(w . x + b), a float: w, x lists of floats, b a float."""
     z = b
     for wi, xi in zip(w, x):
         z += wi * xi
@@ -26,8 +26,8 @@ def neuron_forward(w, b, x):
 
 
 def neuron_backward(w, b, x, out_grad):
-    """The gradients (w_grads, b_grad, x_grads) of the loss, given out_grad = d loss / d out:
-    a list of floats, a float and a list of floats."""
+    """(w_grads, b_grad, x_grads): two lists of floats and a float,
+    the loss's gradients, given out_grad = d loss / d out."""
     z = b + sum(wi * xi for wi, xi in zip(w, x))
     z_grad = ...   # through the ReLU
     w_grads = ...  # one per weight
@@ -37,7 +37,7 @@ def neuron_backward(w, b, x, out_grad):
 
 # ---- solution ----
 def neuron_forward(w, b, x):
-    """relu(w . x + b) for lists of floats w and x of one length and a float b; a float."""
+    """relu(w . x + b), a float: w, x lists of floats, b a float."""
     z = b
     for wi, xi in zip(w, x):
         z += wi * xi
@@ -45,13 +45,14 @@ def neuron_forward(w, b, x):
 
 
 def neuron_backward(w, b, x, out_grad):
-    """The gradients (w_grads, b_grad, x_grads) of the loss, given out_grad = d loss / d out:
-    a list of floats, a float and a list of floats."""
+    """(w_grads, b_grad, x_grads): two lists of floats and a float,
+    the loss's gradients, given out_grad = d loss / d out."""
     z = b + sum(wi * xi for wi, xi in zip(w, x))
-    z_grad = out_grad if z > 0 else 0.0    # ReLU: passes the gradient where z > 0, blocks it elsewhere
-    w_grads = [xi * z_grad for xi in x]    # each product w_i * x_i: w_i gets x_i ...
-    b_grad = z_grad                        # the sums copy z_grad to the bias
-    x_grads = [wi * z_grad for wi in w]    # ... and x_i gets w_i
+    # ReLU: passes the gradient where z > 0, blocks it elsewhere
+    z_grad = out_grad if z > 0 else 0.0
+    w_grads = [xi * z_grad for xi in x]  # w_i * x_i: w_i gets x_i...
+    b_grad = z_grad                      # the sums copy z_grad
+    x_grads = [wi * z_grad for wi in w]  # ...and x_i gets w_i
     return w_grads, b_grad, x_grads
 
 # ---- tests ----
@@ -135,15 +136,15 @@ def test_two_inputs(user):
 
 # ---- mistake: weights and inputs swapped ----
 # message: each weight's gradient is its input
-# replace: w_grads = [xi * z_grad for xi in x]    # each product w_i * x_i: w_i gets x_i ...
+# replace: w_grads = [xi * z_grad for xi in x]  # w_i * x_i: w_i gets x_i...
 # with: w_grads = [wi * z_grad for wi in w]
 
 # ---- mistake: the ReLU does not block ----
 # message: passes no gradient
-# replace: z_grad = out_grad if z > 0 else 0.0    # ReLU: passes the gradient where z > 0, blocks it elsewhere
+# replace: z_grad = out_grad if z > 0 else 0.0
 # with: z_grad = out_grad
 
 # ---- mistake: the upstream gradient forgotten ----
 # message: not multiplied by out_grad
-# replace: z_grad = out_grad if z > 0 else 0.0    # ReLU: passes the gradient where z > 0, blocks it elsewhere
+# replace: z_grad = out_grad if z > 0 else 0.0
 # with: z_grad = 1.0 if z > 0 else 0.0

@@ -29,13 +29,17 @@ run the program and compare each line it prints with your prediction.
 p_data = ...          # line 1: the forward pass
 leaves = ...          # line 2: how many leaf nodes
 edges_from_a = ...    # line 3: how many edges leave a
-p_local = (..., ...)  # line 4: the local derivatives stored in p, one per parent
+p_local = (..., ...)  # line 4: p's local derivatives
 
 # ---- solution ----
-p_data = (3.0 + -2.0) * 3.0  # s = a + b = 1 first, then p = s * a
-leaves = 2                   # a and b: a is one node, however often it is used
-edges_from_a = 2             # a fills an input of the + and an input of the *
-p_local = (3.0, 1.0)         # p's parents are (s, a): s's edge carries a, a's edge carries s
+# s = a + b = 1 first, then p = s * a
+p_data = (3.0 + -2.0) * 3.0
+# a and b: a is one node, however often it is used
+leaves = 2
+# a fills an input of the + and an input of the *
+edges_from_a = 2
+# p's parents are (s, a): s's edge carries a, a's edge carries s
+p_local = (3.0, 1.0)
 
 # ---- tests ----
 import ast
@@ -114,15 +118,15 @@ def test_line_4(user):
 
 # ---- mistake: a counted as two leaves ----
 # message: a is used twice but is one node
-# replace: leaves = 2                   # a and b: a is one node, however often it is used
+# replace: leaves = 2
 # with: leaves = 3
 
 # ---- mistake: one edge from a ----
 # message: a feeds two operations
-# replace: edges_from_a = 2             # a fills an input of the + and an input of the *
+# replace: edges_from_a = 2
 # with: edges_from_a = 1
 
 # ---- mistake: each parent's own value ----
 # message: each parent got its own value
-# replace: p_local = (3.0, 1.0)         # p's parents are (s, a): s's edge carries a, a's edge carries s
+# replace: p_local = (3.0, 1.0)
 # with: p_local = (1.0, 3.0)

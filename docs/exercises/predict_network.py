@@ -8,7 +8,7 @@ paper.
 ```python
 from micrograd.nn import MLP
 
-model = MLP(1, [2, 1])  # 1 input, 2 hidden ReLU neurons, 1 linear output
+model = MLP(1, [2, 1])  # 2 hidden ReLU neurons, a linear output
 h1, h2 = model.layers[0].neurons
 out = model.layers[1].neurons[0]
 h1.w[0].data, h1.b.data = 2.0, -1.0
@@ -34,16 +34,21 @@ run the program and compare each line it prints with your prediction.
 # What does each line print? Replace every ... with your prediction.
 n_parameters = ...  # line 1
 o_data = ...        # line 2
-out_w1_grad = ...   # line 3: the gradient of the output neuron's first weight
-h1_w_grad = ...     # line 4: the gradient of h1's weight
-h2_w_grad = ...     # line 5: the gradient of h2's weight
+out_w1_grad = ...   # line 3: out's first weight's gradient
+h1_w_grad = ...     # line 4: h1's weight's gradient
+h2_w_grad = ...     # line 5: h2's weight's gradient
 
 # ---- solution ----
-n_parameters = 2 * (1 + 1) + (2 + 1)  # two hidden neurons with 1 weight and a bias each, then 2 weights and a bias
-o_data = 3.0 * 3.0 + -2.0 * 0.0 + 0.1  # h1 = relu(2 * 2 - 1) = 3; h2 = relu(-1 * 2 + 0.5) = 0
-out_w1_grad = 3.0                     # the output's first weight multiplies h1 = 3
-h1_w_grad = 3.0 * 2.0                 # o sends 3 (the weight on h1) back, ReLU passes it, times the input 2
-h2_w_grad = 0.0                       # h2's sum is negative: its ReLU passes no gradient
+# 2 hidden neurons of 1 weight and a bias, then 2 weights and a bias
+n_parameters = 2 * (1 + 1) + (2 + 1)
+# h1 = relu(2 * 2 - 1) = 3; h2 = relu(-1 * 2 + 0.5) = 0
+o_data = 3.0 * 3.0 + -2.0 * 0.0 + 0.1
+# the output's first weight multiplies h1 = 3
+out_w1_grad = 3.0
+# o sends 3 (the weight on h1) back, ReLU passes it, times the input 2
+h1_w_grad = 3.0 * 2.0
+# h2's sum is negative: its ReLU passes no gradient
+h2_w_grad = 0.0
 
 # ---- tests ----
 import ast
@@ -133,15 +138,15 @@ def test_line_5(user):
 
 # ---- mistake: biases not counted ----
 # message: every neuron has a bias too
-# replace: n_parameters = 2 * (1 + 1) + (2 + 1)  # two hidden neurons with 1 weight and a bias each, then 2 weights and a bias
+# replace: n_parameters = 2 * (1 + 1) + (2 + 1)
 # with: n_parameters = 2 * 1 + 2
 
 # ---- mistake: the closed ReLU ignored ----
 # message: passes no gradient
-# replace: h2_w_grad = 0.0                       # h2's sum is negative: its ReLU passes no gradient
+# replace: h2_w_grad = 0.0
 # with: h2_w_grad = -2.0 * 2.0
 
 # ---- mistake: the input forgotten ----
 # message: times 2
-# replace: h1_w_grad = 3.0 * 2.0                 # o sends 3 (the weight on h1) back, ReLU passes it, times the input 2
+# replace: h1_w_grad = 3.0 * 2.0
 # with: h1_w_grad = 3.0

@@ -17,10 +17,10 @@ nodes = topological_order(y)
 paths = {}  # the number of paths from x to each node
 for v in nodes:
     paths[v] = 1 if v is x else sum(paths[p] for p in v._prev)
-print(paths[y])                                    # line 1
-print(len(nodes))                                  # line 2
-print(sum(len(v._prev) for v in nodes))            # line 3: every edge, counted once
-print(sum(p is x for v in nodes for p in v._prev)) # line 4
+print(paths[y])                                     # line 1
+print(len(nodes))                                   # line 2
+print(sum(len(v._prev) for v in nodes))             # line 3
+print(sum(p is x for v in nodes for p in v._prev))  # line 4
 ```
 
 Write your predictions in place of the blanks, then check them: the tests
@@ -37,10 +37,14 @@ edge_count = ...    # line 3: edges in the graph
 edges_from_x = ...  # line 4: edges that leave x
 
 # ---- solution ----
-paths_to_y = 3 ** 4         # each stage reaches its input y by 3 paths, and the stages chain
-node_count = 1 + 2 * 4      # x, then two products per stage; no constants are made
-edge_count = 2 * 2 * 4      # each product has two parents
-edges_from_x = 3            # the first stage uses x three times
+# 3 paths through each stage, and the 4 stages chain: paths multiply
+paths_to_y = 3 ** 4
+# x, then two products per stage; no constants are made
+node_count = 1 + 2 * 4
+# each product has two parents
+edge_count = 2 * 2 * 4
+# the first stage uses x three times
+edges_from_x = 3
 
 # ---- tests ----
 import ast
@@ -117,10 +121,10 @@ def test_line_4(user):
 
 # ---- mistake: paths added ----
 # message: the paths were added stage by stage
-# replace: paths_to_y = 3 ** 4         # each stage reaches its input y by 3 paths, and the stages chain
+# replace: paths_to_y = 3 ** 4
 # with: paths_to_y = 3 * 4
 
 # ---- mistake: one node per stage ----
 # message: y * y * y is two operations
-# replace: node_count = 1 + 2 * 4      # x, then two products per stage; no constants are made
+# replace: node_count = 1 + 2 * 4
 # with: node_count = 1 + 4

@@ -32,10 +32,14 @@ a_grad = ...  # line 3
 b_grad = ...  # line 4
 
 # ---- solution ----
-z_data = 2.0 * -1.0 * 2.0 + -1.0  # p = a * b = -2, then z = p * a + b
-p_grad = 2.0                      # z = p * a + b: the edge from p into * carries a
-a_grad = -1.0 * 2.0 + -2.0        # through p: b times p.grad; straight into *: p
-b_grad = 2.0 * 2.0 + 1.0          # through p: a times p.grad; straight into +: 1
+# p = a * b = -2, then z = p * a + b
+z_data = 2.0 * -1.0 * 2.0 + -1.0
+# z = p * a + b: the edge from p into * carries a
+p_grad = 2.0
+# through p: b times p.grad; straight into *: p
+a_grad = -1.0 * 2.0 + -2.0
+# through p: a times p.grad; straight into +: 1
+b_grad = 2.0 * 2.0 + 1.0
 
 # ---- tests ----
 import ast
@@ -112,10 +116,10 @@ def test_line_4(user):
 
 # ---- mistake: one path for a ----
 # message: that is one path only
-# replace: a_grad = -1.0 * 2.0 + -2.0        # through p: b times p.grad; straight into *: p
+# replace: a_grad = -1.0 * 2.0 + -2.0
 # with: a_grad = -1.0 * 2.0
 
 # ---- mistake: the direct path of b forgotten ----
 # message: b also enters the sum directly
-# replace: b_grad = 2.0 * 2.0 + 1.0          # through p: a times p.grad; straight into +: 1
+# replace: b_grad = 2.0 * 2.0 + 1.0
 # with: b_grad = 2.0 * 2.0
