@@ -1,11 +1,11 @@
 """The exercises of chapters 1, 2, 3 and 5 in the reader's browser (issue 47): on each chapter's
 built page, every exercise graded by Pyodide as pytest's runner grades it in CPython. A reader's
-first classic mistake is typed in and Run, and the page must show CPython's rows, with the
-mistake's message; the solution, the starter and the other mistakes go through the same grader
-in the worker's kept Python (tests/warm_python.py), to keep one Run per exercise. A 390 px phone
-shows an exercise without sideways scrolling. Chapter 4's exercises have their own file
-(tests/exercises/test_exercises_browser.py); tests/exercises/test_exercises.py checks the same
-exercises in CPython."""
+first classic mistake is typed in with the keyboard and Run, and the page must show CPython's
+rows, with the mistake's message; the solution, the starter and the other mistakes go through
+the same grader in the worker's kept Python (tests/warm_python.py), to keep one Run per
+exercise. A 390 px phone shows an exercise without sideways scrolling. Chapter 4's exercises
+have their own file (tests/exercises/test_exercises_browser.py), and so do chapters 7 to 10's;
+tests/exercises/test_exercises.py checks the same exercises in CPython."""
 
 import re
 
@@ -13,7 +13,7 @@ import pytest
 
 from scripts import ROOT
 from scripts.reader import exercise_format
-from tests.chapter_page import block, expected_rows, run, set_code, set_scheme
+from tests.chapter_page import block, code_of, expected_rows, run, set_code, set_scheme
 from tests.helpers import BOUND, foreign, report_shot
 
 CHAPTERS = ["01-computational-graphs", "02-chain-rule", "03-backprop-by-hand", "05-neurons-layers-networks"]
@@ -59,7 +59,10 @@ def test_pyodide_grades_like_cpython(chapters, warm_python, chapter, name):
     box.locator(".cm-editor").wait_for()
     first, *others = exercise.mistakes
     clicked = first.apply(exercise.solution)
-    set_code(page, name, clicked)
+    box.locator(".cm-content").click()  # typed in as a reader pastes it
+    page.keyboard.press("Control+A")
+    page.keyboard.insert_text(clicked)
+    assert code_of(page, name) == clicked
     _, rows, _ = run(page, name)
     assert rows == expected_rows(name, clicked)
     assert any(first.message in message for verdict, _, message in rows if verdict == "failed"), rows
