@@ -2,8 +2,8 @@
 
 This function does the chapter's backward pass for
 $L = (a \\cdot b + c) \\cdot f$, with $e = a \\cdot b$ and $d = e + c$, one
-line per gradient, from the output back. One line is wrong. Run the tests, read
-which gradient the tests say is off and by how much, then fix that line.
+line per gradient, from the output back. One line is wrong. Run the tests,
+see which gradient they say is off and by how much, then fix that line.
 Change nothing else.
 
 The tests call it on the chapter's numbers and on others, and compare every

@@ -12,10 +12,10 @@ b = Value(-2.0, label="b")
 s = a + b
 p = s * a
 nodes = topological_order(p)
-print(p.data)                                              # line 1
-print(len([v for v in nodes if not v._prev]))              # line 2
-print(sum(parent is a for v in nodes for parent in v._prev))  # line 3
-print(p._local)                                            # line 4
+print(p.data)                                   # line 1
+print(len([v for v in nodes if not v._prev]))   # line 2
+print(sum(q is a for v in nodes for q in v._prev))  # line 3
+print(p._local)                                 # line 4
 ```
 
 Write your predictions in place of the blanks, then check them: the tests
