@@ -1,0 +1,113 @@
+"""The exercises of chapters 7 to 10 (issue 47) in the reader's browser, in Debian's Chromium,
+on the built site: each one typed in as a reader types it, with a classic mistake, Run, and
+graded by Pyodide as pytest's runner grades it in CPython (its mistake's message among the
+failures); its solution and starter through the same function in the worker's kept Python.
+Chapter 9 has no Run bars (its blocks need NumPy): its exercises run all the same. One
+exercise is read at 1280 and 390 px, light and dark, its hints and solution open: nothing
+scrolls sideways (screenshots saved when BV_SHOTS names a folder).
+tests/exercises/test_exercises_browser.py holds the rest of the exercises' browser checks, on
+chapter 4."""
+
+import re
+
+import pytest
+
+from scripts import ROOT
+from scripts.reader import exercise_format
+from tests.chapter_page import block, code_of, expected_rows, run, set_code, set_scheme
+from tests.helpers import foreign, report_shot
+
+PAGES = ["07-check-break-fix", "08-pytorch", "09-tensors", "10-under-the-hood"]
+ON_PAGE = {name: stem for stem in PAGES
+           for name in re.findall(r"^<!-- exercise: (\w+) -->$", (ROOT / "docs" / f"{stem}.md").read_text(), re.M)}
+
+
+@pytest.fixture(scope="module")
+def pages(chromium, origin):
+    """page_of(stem): the chapter, opened once for the module at 1280 × 800; at the end, nothing
+    of the visit left the site and nothing logged an error."""
+    opened, requests, errors = {}, [], []
+
+    def page_of(stem):
+        if stem not in opened:
+            page = chromium.new_page(viewport={"width": 1280, "height": 800})
+            page.on("request", lambda request: requests.append(request.url))
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+            page.goto(f"{origin}/{stem}/", wait_until="load")
+            opened[stem] = page
+        return opened[stem]
+
+    yield page_of
+    for page in opened.values():
+        page.close()
+    assert foreign(requests, origin) == [], foreign(requests, origin)
+    assert errors == [], errors
+
+
+def type_in(page, name, code):
+    """Put `code` in the exercise's editor with the keyboard, as a reader pastes it."""
+    exercise = block(page, name)
+    exercise.scroll_into_view_if_needed()
+    exercise.locator(".cm-editor").wait_for()
+    exercise.locator(".cm-content").click()
+    page.keyboard.press("Control+A")
+    page.keyboard.insert_text(code)
+    assert code_of(page, name) == code
+
+
+def test_chapters_7_to_10_hold_three_exercises_each():
+    assert sorted(ON_PAGE.values()) == sorted(PAGES * 3)
+
+
+@pytest.mark.parametrize("name", sorted(ON_PAGE))
+def test_a_classic_mistake_is_graded_in_the_browser_as_in_cpython(pages, warm_python, name):
+    page = pages(ON_PAGE[name])
+    exercise = exercise_format.load(name)
+    mistake = exercise.mistakes[0]
+    code = mistake.apply(exercise.solution)
+    type_in(page, name, code)
+    summary, rows, _ = run(page, name)
+    assert rows == expected_rows(name, code), code
+    assert re.fullmatch(r"\d+ of \d+ tests passed\.", summary), summary
+    assert any(verdict == "failed" and mistake.message in message for verdict, _, message in rows), rows
+    for other in [exercise.solution, exercise.starter]:
+        report = warm_python.call("run_exercise", {"exercise": name, "code": other})
+        graded = [("passed" if r["passed"] else "failed", r["name"], r["message"]) for r in report["results"]]
+        assert graded == expected_rows(name, other), other
+    set_code(page, name, exercise.starter)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("scheme", ["default", "slate"])
+def test_an_exercise_reads_at_both_widths_in_both_schemes(pages, width, scheme):
+    """A predict exercise with a wrong prediction's message, its hints and its solution open."""
+    name = "softmax_gradient"
+    page = pages(ON_PAGE[name])
+    exercise = exercise_format.load(name)
+    page.set_viewport_size({"width": width, "height": 844 if width < 500 else 800})
+    set_scheme(page, scheme)
+    try:
+        code = exercise.mistakes[0].apply(exercise.solution)
+        type_in(page, name, code)
+        _, rows, _ = run(page, name)
+        assert any(exercise.mistakes[0].message in message for _, _, message in rows), rows
+        box = block(page, name)
+        for fold in box.locator("details").all():
+            if fold.get_attribute("open") is None:
+                fold.locator("summary").click()
+        assert box.locator("details[open]").count() == 2, "the hints and the solution are open"
+        widths = page.evaluate("""name => {
+            const box = document.querySelector(`.exercise[data-exercise="${name}"]`);
+            return [document.documentElement.scrollWidth, box.getBoundingClientRect().right];
+        }""", name)
+        assert all(w <= width for w in widths), widths
+        box.scroll_into_view_if_needed()
+        report_shot(box, f"{name}-{width}-{scheme}.png")
+        for fold in box.locator("details").all():
+            if fold.get_attribute("open") is not None:
+                fold.locator("summary").click()
+    finally:
+        set_scheme(page, "default")
+        page.set_viewport_size({"width": 1280, "height": 800})
+        set_code(page, name, exercise.starter)
