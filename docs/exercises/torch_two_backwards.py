@@ -19,7 +19,7 @@ sq_grad = sq.grad                  torch_sq_grad = tsq.grad
 out the five values by hand, from the rules of this chapter and of
 chapter 7, and write
 them in place of the blanks: numbers, or `None` where PyTorch gives no
-number. Then run micrograd's side to see your first three.
+number. Run grades all five.
 """
 
 # ---- kind: predict ----
@@ -130,11 +130,11 @@ def test_torch_sq_grad(user):
 # ---- hints ----
 # - After the first call both libraries agree. On the second call, which nodes still hold the
 #   gradient of the first call, in micrograd and in PyTorch?
-# - The first call gives $dy/dx = 2x + 3$ at $x = 2$. In micrograd every node keeps its gradient,
-#   so on the second call the sum node and both products pass on twice what they passed the first
-#   time. In PyTorch only the leaf keeps one: the second call computes $dy/dx$ afresh and adds it
-#   once more. An inner tensor shows no gradient at all.
-# - `first = 7.0`, `sq_grad = 2.0` (each call adds 1 to it), `second = 7.0 + 2 * 7.0`: the nodes
+# - The first call gives $dy/dx = 2x + 3$ at $x = 2$. In micrograd every node keeps its gradient:
+#   the second call seeds the root with 1 again, the two products now hold 2 instead of 1, and so
+#   they pass on twice what they passed the first time. In PyTorch only the leaf keeps one: the
+#   second call computes $dy/dx$ afresh and adds it once more. An inner tensor shows no gradient.
+# - `first = 7.0`, `sq_grad = 2.0` (each call adds 1 to it), `second = 7.0 + 2 * 7.0`: the products
 #   pass on twice what they passed the first time. `torch_second = 7.0 + 7.0`, `torch_sq_grad = None`.
 
 # ---- mistake: PyTorch's rule in micrograd ----
