@@ -4,7 +4,8 @@ graded by Pyodide as pytest's runner grades it in CPython (its mistake's message
 failures); its solution and starter through the same function in the worker's kept Python.
 Chapter 9 has no Run bars (its blocks need NumPy): its exercises run all the same. One
 exercise is read at 1280 and 390 px, light and dark, its hints and solution open: nothing
-scrolls sideways (screenshots saved when BV_SHOTS names a folder).
+scrolls sideways, axe finds no WCAG 2 A or AA problem (screenshots saved when BV_SHOTS names
+a folder).
 tests/exercises/test_exercises_browser.py holds the rest of the exercises' browser checks, on
 chapter 4."""
 
@@ -18,6 +19,7 @@ from tests.chapter_page import block, code_of, expected_rows, run, set_code, set
 from tests.helpers import foreign, report_shot
 
 PAGES = ["07-check-break-fix", "08-pytorch", "09-tensors", "10-under-the-hood"]
+AXE = (ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
 ON_PAGE = {name: stem for stem in PAGES
            for name in re.findall(r"^<!-- exercise: (\w+) -->$", (ROOT / "docs" / f"{stem}.md").read_text(), re.M)}
 
@@ -104,6 +106,13 @@ def test_an_exercise_reads_at_both_widths_in_both_schemes(pages, width, scheme):
         assert all(w <= width for w in widths), widths
         box.scroll_into_view_if_needed()
         report_shot(box, f"{name}-{width}-{scheme}.png")
+        page.add_script_tag(content=AXE)  # inline: no request
+        violations = page.evaluate("""async (name) => {
+            const result = await axe.run({ include: [[`.exercise[data-exercise="${name}"]`]] },
+                                         { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
+            return result.violations.map(v => `${v.id}: ${v.nodes.slice(0, 3).map(n => n.target.join(' '))}`);
+        }""", name)
+        assert violations == []
         for fold in box.locator("details").all():
             if fold.get_attribute("open") is not None:
                 fold.locator("summary").click()
