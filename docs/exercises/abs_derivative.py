@@ -18,7 +18,7 @@ from micrograd import Value
 
 
 def absolute(x):
-    """|x| as a new Value; its one parent is x (a Value), its local derivative d|x|/dx."""
+    """|x| as a new Value, with x as its one parent."""
     return Value(abs(x.data), "", (x,), (...,), "abs")
 
 # ---- solution ----
@@ -26,8 +26,9 @@ from micrograd import Value
 
 
 def absolute(x):
-    """|x| as a new Value; its one parent is x (a Value), its local derivative d|x|/dx."""
-    slope = 1.0 if x.data > 0 else -1.0 if x.data < 0 else 0.0  # the sign of x; 0 at the kink
+    """|x| as a new Value, with x as its one parent."""
+    # the sign of x; 0 at the kink
+    slope = 1.0 if x.data > 0 else -1.0 if x.data < 0 else 0.0
     return Value(abs(x.data), "", (x,), (slope,), "abs")
 
 # ---- tests ----
@@ -118,10 +119,10 @@ def test_one_parent(user):
 
 # ---- mistake: a slope of 1 everywhere ----
 # message: a slope of 1 is right only where x > 0
-# replace: slope = 1.0 if x.data > 0 else -1.0 if x.data < 0 else 0.0  # the sign of x; 0 at the kink
+# replace: slope = 1.0 if x.data > 0 else -1.0 if x.data < 0 else 0.0
 # with: slope = 1.0
 
 # ---- mistake: the output as the slope ----
 # message: that is the output |x|
-# replace: slope = 1.0 if x.data > 0 else -1.0 if x.data < 0 else 0.0  # the sign of x; 0 at the kink
+# replace: slope = 1.0 if x.data > 0 else -1.0 if x.data < 0 else 0.0
 # with: slope = abs(x.data)

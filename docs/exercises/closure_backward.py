@@ -18,7 +18,7 @@ import math
 
 
 class ClosureValue:
-    """micrograd 0.1.0's design: a _prev set and a _backward closure per node."""
+    """micrograd 0.1.0's design: a _backward closure per node."""
 
     def __init__(self, data, _children=(), _op=""):
         self.data = data
@@ -28,7 +28,8 @@ class ClosureValue:
         self._op = _op
 
     def __add__(self, other):
-        other = other if isinstance(other, ClosureValue) else ClosureValue(other)
+        if not isinstance(other, ClosureValue):
+            other = ClosureValue(other)
         out = ClosureValue(self.data + other.data, (self, other), "+")
 
         def _backward():
@@ -38,7 +39,8 @@ class ClosureValue:
         return out
 
     def __mul__(self, other):
-        other = other if isinstance(other, ClosureValue) else ClosureValue(other)
+        if not isinstance(other, ClosureValue):
+            other = ClosureValue(other)
         out = ClosureValue(self.data * other.data, (self, other), "*")
 
         def _backward():
@@ -55,7 +57,8 @@ class ClosureValue:
         return out
 
     def relu(self):
-        out = ClosureValue(self.data if self.data > 0 else 0.0, (self,), "ReLU")
+        positive = self.data if self.data > 0 else 0.0
+        out = ClosureValue(positive, (self,), "ReLU")
 
         def _backward():
             ...
@@ -84,7 +87,7 @@ import math
 
 
 class ClosureValue:
-    """micrograd 0.1.0's design: a _prev set and a _backward closure per node."""
+    """micrograd 0.1.0's design: a _backward closure per node."""
 
     def __init__(self, data, _children=(), _op=""):
         self.data = data
@@ -94,7 +97,8 @@ class ClosureValue:
         self._op = _op
 
     def __add__(self, other):
-        other = other if isinstance(other, ClosureValue) else ClosureValue(other)
+        if not isinstance(other, ClosureValue):
+            other = ClosureValue(other)
         out = ClosureValue(self.data + other.data, (self, other), "+")
 
         def _backward():
@@ -104,7 +108,8 @@ class ClosureValue:
         return out
 
     def __mul__(self, other):
-        other = other if isinstance(other, ClosureValue) else ClosureValue(other)
+        if not isinstance(other, ClosureValue):
+            other = ClosureValue(other)
         out = ClosureValue(self.data * other.data, (self, other), "*")
 
         def _backward():
@@ -117,15 +122,18 @@ class ClosureValue:
         out = ClosureValue(math.tanh(self.data), (self,), "tanh")
 
         def _backward():
-            self.grad += (1.0 - out.data ** 2) * out.grad  # 1 - t², t the output
+            # 1 - t², t the output
+            self.grad += (1.0 - out.data ** 2) * out.grad
         out._backward = _backward
         return out
 
     def relu(self):
-        out = ClosureValue(self.data if self.data > 0 else 0.0, (self,), "ReLU")
+        positive = self.data if self.data > 0 else 0.0
+        out = ClosureValue(positive, (self,), "ReLU")
 
         def _backward():
-            self.grad += (out.data > 0) * out.grad  # slope 1 where the input was positive, else 0
+            # slope 1 where the input was positive, else 0
+            self.grad += (out.data > 0) * out.grad
         out._backward = _backward
         return out
 
@@ -248,12 +256,12 @@ def test_neuron(user):
 
 # ---- mistake: tanh's derivative from the input ----
 # message: not the input self.data
-# replace: self.grad += (1.0 - out.data ** 2) * out.grad  # 1 - t², t the output
+# replace: self.grad += (1.0 - out.data ** 2) * out.grad
 # with: self.grad += (1.0 - self.data ** 2) * out.grad
 
 # ---- mistake: relu without its gate ----
 # message: relu passes out.grad on only where its input was positive
-# replace: self.grad += (out.data > 0) * out.grad  # slope 1 where the input was positive, else 0
+# replace: self.grad += (out.data > 0) * out.grad
 # with: self.grad += out.grad
 
 # ---- mistake: each factor's own value ----

@@ -24,7 +24,7 @@ def relative_error(a, b):
 
 
 def numerical_grad(f, inputs, h=1e-6):
-    """Centered-difference estimates of d f() / d x, one float per Value x in inputs."""
+    """d f() / d x by centered differences, for each x in inputs."""
     estimates = []
     for x in inputs:
         original = x.data
@@ -41,7 +41,7 @@ def relative_error(a, b):
 
 
 def numerical_grad(f, inputs, h=1e-6):
-    """Centered-difference estimates of d f() / d x, one float per Value x in inputs."""
+    """d f() / d x by centered differences, for each x in inputs."""
     estimates = []
     for x in inputs:
         original = x.data
@@ -49,7 +49,8 @@ def numerical_grad(f, inputs, h=1e-6):
         up = f().data
         x.data = original - h
         down = f().data
-        x.data = original                      # as found, before the next input is nudged
+        # as found, before the next input is nudged
+        x.data = original
         estimates.append((up - down) / (2 * h))
     return estimates
 
@@ -171,7 +172,8 @@ def test_your_check_passes_a_correct_gradient(user):
 # replace:
 #     x.data = original - h
 #     down = f().data
-#     x.data = original                      # as found, before the next input is nudged
+#     # as found, before the next input is nudged
+#     x.data = original
 #     estimates.append((up - down) / (2 * h))
 # with:
 #     x.data = original
@@ -185,7 +187,9 @@ def test_your_check_passes_a_correct_gradient(user):
 
 # ---- mistake: the input left nudged ----
 # message: put x.data back
-# replace: x.data = original                      # as found, before the next input is nudged
+# replace:
+#     # as found, before the next input is nudged
+#     x.data = original
 # with:
 
 # ---- mistake: divided by the smaller size ----

@@ -16,7 +16,7 @@ compare every entry.
 
 # ---- starter ----
 def linear_backward(X, W, G):
-    """dX, dW, db for Y = X W + b, given G = dL/dY; X: n×m, W: m×k, G: n×k, as lists of rows."""
+    """dX, dW, db of Y = X W + b from G = dL/dY; lists of rows."""
     n, m, k = len(X), len(W), len(W[0])
     dX = ...
     dW = ...
@@ -25,11 +25,16 @@ def linear_backward(X, W, G):
 
 # ---- solution ----
 def linear_backward(X, W, G):
-    """dX, dW, db for Y = X W + b, given G = dL/dY; X: n×m, W: m×k, G: n×k, as lists of rows."""
+    """dX, dW, db of Y = X W + b from G = dL/dY; lists of rows."""
     n, m, k = len(X), len(W), len(W[0])
-    dX = [[sum(G[i][j] * W[a][j] for j in range(k)) for a in range(m)] for i in range(n)]  # G Wᵀ
-    dW = [[sum(X[i][a] * G[i][j] for i in range(n)) for j in range(k)] for a in range(m)]  # Xᵀ G
-    db = [sum(G[i][j] for i in range(n)) for j in range(k)]  # b was broadcast: sum over the batch
+    # G Wᵀ: n rows of m
+    dX = [[sum(G[i][j] * W[a][j] for j in range(k)) for a in range(m)]
+          for i in range(n)]
+    # Xᵀ G: m rows of k, summed over the batch
+    dW = [[sum(X[i][a] * G[i][j] for i in range(n)) for j in range(k)]
+          for a in range(m)]
+    # b was broadcast to every row: sum over the batch
+    db = [sum(G[i][j] for i in range(n)) for j in range(k)]
     return dX, dW, db
 
 # ---- tests ----
@@ -139,15 +144,18 @@ def test_a_square_batch(user):
 
 # ---- mistake: db from the first row only ----
 # message: G[0] is the first row's share only
-# replace: db = [sum(G[i][j] for i in range(n)) for j in range(k)]  # b was broadcast: sum over the batch
+# replace: db = [sum(G[i][j] for i in range(n)) for j in range(k)]
 # with: db = G[0]
 
 # ---- mistake: dW from the first row only ----
 # message: every row of the batch used the same W
-# replace: dW = [[sum(X[i][a] * G[i][j] for i in range(n)) for j in range(k)] for a in range(m)]  # Xᵀ G
-# with: dW = [[X[0][a] * G[0][j] for j in range(k)] for a in range(m)]
+# replace:
+#     dW = [[sum(X[i][a] * G[i][j] for i in range(n)) for j in range(k)]
+#           for a in range(m)]
+# with:
+#     dW = [[X[0][a] * G[0][j] for j in range(k)] for a in range(m)]
 
 # ---- mistake: db as a mean ----
 # message: that is the mean over the batch
-# replace: db = [sum(G[i][j] for i in range(n)) for j in range(k)]  # b was broadcast: sum over the batch
+# replace: db = [sum(G[i][j] for i in range(n)) for j in range(k)]
 # with: db = [sum(G[i][j] for i in range(n)) / n for j in range(k)]

@@ -23,17 +23,19 @@ def square(x):
 
 
 def power(x, n):
-    """x ** n for a plain number n, as a new Value; d(xⁿ)/dx = n xⁿ⁻¹."""
-    return Value(x.data ** n, "", (x,), (n * x.data ** n - 1,), f"**{n}")
+    """x ** n for a plain number n; d(xⁿ)/dx = n xⁿ⁻¹."""
+    slope = n * x.data ** n - 1
+    return Value(x.data ** n, "", (x,), (slope,), f"**{n}")
 
 
 def reciprocal(x):
     """1 / x as a new Value; d(1/x)/dx = -1/x²."""
-    return Value(1.0 / x.data, "", (x,), (-1.0 / (x.data * x.data),), "1/x")
+    slope = -1.0 / (x.data * x.data)
+    return Value(1.0 / x.data, "", (x,), (slope,), "1/x")
 
 
 def cube_root(x):
-    """x ** (1/3) for x > 0, as a new Value; its slope is one third of the output over x."""
+    """x ** (1/3) for x > 0; its slope is out / (3x)."""
     out = x.data ** (1 / 3)
     return Value(out, "", (x,), (out / (3.0 * x.data),), "cbrt")
 
@@ -47,17 +49,19 @@ def square(x):
 
 
 def power(x, n):
-    """x ** n for a plain number n, as a new Value; d(xⁿ)/dx = n xⁿ⁻¹."""
-    return Value(x.data ** n, "", (x,), (n * x.data ** (n - 1),), f"**{n}")
+    """x ** n for a plain number n; d(xⁿ)/dx = n xⁿ⁻¹."""
+    slope = n * x.data ** (n - 1)
+    return Value(x.data ** n, "", (x,), (slope,), f"**{n}")
 
 
 def reciprocal(x):
     """1 / x as a new Value; d(1/x)/dx = -1/x²."""
-    return Value(1.0 / x.data, "", (x,), (-1.0 / (x.data * x.data),), "1/x")
+    slope = -1.0 / (x.data * x.data)
+    return Value(1.0 / x.data, "", (x,), (slope,), "1/x")
 
 
 def cube_root(x):
-    """x ** (1/3) for x > 0, as a new Value; its slope is one third of the output over x."""
+    """x ** (1/3) for x > 0; its slope is out / (3x)."""
     out = x.data ** (1 / 3)
     return Value(out, "", (x,), (out / (3.0 * x.data),), "cbrt")
 
@@ -146,8 +150,8 @@ def test_all_four_in_one_graph(user):
 
 # ---- mistake: the planted bug, unfixed ----
 # message: the power taken before the subtraction
-# replace: return Value(x.data ** n, "", (x,), (n * x.data ** (n - 1),), f"**{n}")
-# with: return Value(x.data ** n, "", (x,), (n * x.data ** n - 1,), f"**{n}")
+# replace: slope = n * x.data ** (n - 1)
+# with: slope = n * x.data ** n - 1
 
 # ---- mistake: square without its 2 ----
 # message: the 2 is missing
@@ -156,5 +160,5 @@ def test_all_four_in_one_graph(user):
 
 # ---- mistake: reciprocal without its minus ----
 # message: with the minus sign
-# replace: return Value(1.0 / x.data, "", (x,), (-1.0 / (x.data * x.data),), "1/x")
-# with: return Value(1.0 / x.data, "", (x,), (1.0 / (x.data * x.data),), "1/x")
+# replace: slope = -1.0 / (x.data * x.data)
+# with: slope = 1.0 / (x.data * x.data)

@@ -16,25 +16,27 @@ alive at the start of each step.
 
 # ---- starter ----
 def train(model, data, steps, lr=0.05):
-    """Gradient descent on the mean squared error of model over data, a list of (x, y) pairs;
-    returns the mean of the steps' losses, a float."""
+    """Gradient descent on the mean squared error over data, a
+    list of (x, y) pairs; returns the mean of the steps' losses."""
     total = 0.0
     for _ in range(steps):
-        loss = sum((model(x) - y) ** 2 for x, y in data) / len(data)  # forward pass
+        errors = [(model(x) - y) ** 2 for x, y in data]
+        loss = sum(errors) / len(data)  # forward pass
         model.zero_grad()
         loss.backward()
         for p in model.parameters():
             p.data -= lr * p.grad
-        total = total + loss          # the running total of the losses
+        total = total + loss       # the running total of the losses
     return total.data / steps
 
 # ---- solution ----
 def train(model, data, steps, lr=0.05):
-    """Gradient descent on the mean squared error of model over data, a list of (x, y) pairs;
-    returns the mean of the steps' losses, a float."""
+    """Gradient descent on the mean squared error over data, a
+    list of (x, y) pairs; returns the mean of the steps' losses."""
     total = 0.0
     for _ in range(steps):
-        loss = sum((model(x) - y) ** 2 for x, y in data) / len(data)  # forward pass
+        errors = [(model(x) - y) ** 2 for x, y in data]
+        loss = sum(errors) / len(data)  # forward pass
         model.zero_grad()
         loss.backward()
         for p in model.parameters():

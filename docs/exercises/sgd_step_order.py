@@ -15,7 +15,7 @@ line is in the wrong place. Find it and fix it; change nothing else.
 
 # ---- starter ----
 class SGD:
-    """torch.optim.SGD's zero_grad() and step(), for a list of micrograd Values."""
+    """torch.optim.SGD's zero_grad() and step(), on micrograd."""
 
     def __init__(self, params, lr):
         self.params = list(params)
@@ -27,17 +27,18 @@ class SGD:
             p.grad = 0.0
 
     def step(self):
-        """Move every parameter a step of lr against its gradient; returns None."""
+        """Move each parameter lr times its gradient downhill."""
         for p in self.params:
             p.data -= self.lr * p.grad
 
 
 def train(model, xs, ys, steps, lr=0.05):
-    """Gradient descent on the mean squared error; returns each step's loss, a list of floats."""
+    """Gradient descent on the squared error: each step's loss."""
     optimizer = SGD(model.parameters(), lr)
     losses = []
     for _ in range(steps):
-        loss = sum((model(x) - y) ** 2 for x, y in zip(xs, ys)) / len(xs)  # forward pass
+        errors = [(model(x) - y) ** 2 for x, y in zip(xs, ys)]
+        loss = sum(errors) / len(xs)     # forward pass
         optimizer.zero_grad()
         optimizer.step()
         loss.backward()
@@ -46,7 +47,7 @@ def train(model, xs, ys, steps, lr=0.05):
 
 # ---- solution ----
 class SGD:
-    """torch.optim.SGD's zero_grad() and step(), for a list of micrograd Values."""
+    """torch.optim.SGD's zero_grad() and step(), on micrograd."""
 
     def __init__(self, params, lr):
         self.params = list(params)
@@ -58,20 +59,21 @@ class SGD:
             p.grad = 0.0
 
     def step(self):
-        """Move every parameter a step of lr against its gradient; returns None."""
+        """Move each parameter lr times its gradient downhill."""
         for p in self.params:
             p.data -= self.lr * p.grad
 
 
 def train(model, xs, ys, steps, lr=0.05):
-    """Gradient descent on the mean squared error; returns each step's loss, a list of floats."""
+    """Gradient descent on the squared error: each step's loss."""
     optimizer = SGD(model.parameters(), lr)
     losses = []
     for _ in range(steps):
-        loss = sum((model(x) - y) ** 2 for x, y in zip(xs, ys)) / len(xs)  # forward pass
+        errors = [(model(x) - y) ** 2 for x, y in zip(xs, ys)]
+        loss = sum(errors) / len(xs)     # forward pass
         optimizer.zero_grad()
-        loss.backward()                  # the gradients first...
-        optimizer.step()                 # ...then the step that uses them
+        loss.backward()                  # the gradients first,
+        optimizer.step()                 # then the step
         losses.append(loss.data)
     return losses
 
@@ -181,8 +183,8 @@ def test_it_learns(user):
 # ---- mistake: the step before backward ----
 # message: every .grad was 0.0 whenever step() read it
 # replace:
-#     loss.backward()                  # the gradients first...
-#     optimizer.step()                 # ...then the step that uses them
+#     loss.backward()                  # the gradients first,
+#     optimizer.step()                 # then the step
 # with:
 #     optimizer.step()
 #     loss.backward()

@@ -21,8 +21,9 @@ from micrograd import Value
 
 
 def softplus(x):
-    """log(1 + e^x) as a new Value with one parent, x; never overflows."""
-    out = max(x.data, 0.0) + math.log1p(math.exp(-abs(x.data)))  # log-sum-exp of 0 and x
+    """log(1 + e^x) as a new Value, x its parent; never overflows."""
+    # the log-sum-exp of 0 and x, the larger taken out first
+    out = max(x.data, 0.0) + math.log1p(math.exp(-abs(x.data)))
     slope = ...  # d softplus(x)/dx
     return Value(out, "", (x,), (slope,), "softplus")
 
@@ -33,9 +34,11 @@ from micrograd import Value
 
 
 def softplus(x):
-    """log(1 + e^x) as a new Value with one parent, x; never overflows."""
-    out = max(x.data, 0.0) + math.log1p(math.exp(-abs(x.data)))  # log-sum-exp of 0 and x
-    slope = math.exp(x.data - out)  # e^x / (1 + e^x); x - out <= 0, so no overflow
+    """log(1 + e^x) as a new Value, x its parent; never overflows."""
+    # the log-sum-exp of 0 and x, the larger taken out first
+    out = max(x.data, 0.0) + math.log1p(math.exp(-abs(x.data)))
+    # e^x / (1 + e^x); x - out <= 0, so no overflow
+    slope = math.exp(x.data - out)
     return Value(out, "", (x,), (slope,), "softplus")
 
 # ---- tests ----
@@ -123,15 +126,15 @@ def test_inside_a_graph(user):
 
 # ---- mistake: the slope of the inside only ----
 # message: the slope of the inside only
-# replace: slope = math.exp(x.data - out)  # e^x / (1 + e^x); x - out <= 0, so no overflow
+# replace: slope = math.exp(x.data - out)
 # with: slope = math.exp(x.data)
 
 # ---- mistake: the sign flipped ----
 # message: that is the sigmoid of -x
-# replace: slope = math.exp(x.data - out)  # e^x / (1 + e^x); x - out <= 0, so no overflow
+# replace: slope = math.exp(x.data - out)
 # with: slope = 1 / (1 + math.exp(x.data))
 
 # ---- mistake: the output as its slope ----
 # message: that is the output
-# replace: slope = math.exp(x.data - out)  # e^x / (1 + e^x); x - out <= 0, so no overflow
+# replace: slope = math.exp(x.data - out)
 # with: slope = out

@@ -4,15 +4,16 @@ Both libraries add into `.grad` and never reset it on their own. They
 differ in which nodes keep one. Here is the same program in both:
 
 ```text
-micrograd                          PyTorch (float64 leaves)
-x = Value(2.0)                     tx = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
-sq = x * x                         tsq = tx * tx
-y = sq + 3 * x                     ty = tsq + 3 * tx
-y.backward()                       ty.backward(retain_graph=True)
+micrograd                PyTorch
+x = Value(2.0)           tx = torch.tensor(2.0, dtype=torch.float64,
+                                       requires_grad=True)
+sq = x * x               tsq = tx * tx
+y = sq + 3 * x           ty = tsq + 3 * tx
+y.backward()             ty.backward(retain_graph=True)
 first = x.grad
-y.backward()                       ty.backward()
-second = x.grad                    torch_second = tx.grad.item()
-sq_grad = sq.grad                  torch_sq_grad = tsq.grad
+y.backward()             ty.backward()
+second = x.grad          torch_second = tx.grad.item()
+sq_grad = sq.grad        torch_sq_grad = tsq.grad
 ```
 
 (`retain_graph=True` lets PyTorch walk the same graph a second time.) Work

@@ -21,7 +21,7 @@ from micrograd import Value
 
 
 def power_value(x, y):
-    """x ** y for two Values, x.data > 0, as a new Value with parents (x, y)."""
+    """x ** y for two Values, x.data > 0; its parents are (x, y)."""
     out = x.data ** y.data
     dx = ...  # d(x^y)/dx
     dy = ...  # d(x^y)/dy
@@ -34,10 +34,12 @@ from micrograd import Value
 
 
 def power_value(x, y):
-    """x ** y for two Values, x.data > 0, as a new Value with parents (x, y)."""
+    """x ** y for two Values, x.data > 0; its parents are (x, y)."""
     out = x.data ** y.data
-    dx = y.data * x.data ** (y.data - 1)  # the power rule: y is a constant for this one
-    dy = out * math.log(x.data)           # x^y = e^(y ln x): x is a constant for this one
+    # for the base, y is a constant: the power rule
+    dx = y.data * x.data ** (y.data - 1)
+    # x^y = e^(y ln x), and for the exponent x is a constant
+    dy = out * math.log(x.data)
     return Value(out, "", (x, y), (dx, dy), "**")
 
 # ---- tests ----
@@ -125,15 +127,15 @@ def test_inside_a_graph(user):
 
 # ---- mistake: the power rule on the exponent ----
 # message: the power rule holds for the base only
-# replace: dy = out * math.log(x.data)           # x^y = e^(y ln x): x is a constant for this one
+# replace: dy = out * math.log(x.data)
 # with: dy = y.data * x.data ** (y.data - 1)
 
 # ---- mistake: ln x forgotten ----
 # message: the factor ln x is missing
-# replace: dy = out * math.log(x.data)           # x^y = e^(y ln x): x is a constant for this one
+# replace: dy = out * math.log(x.data)
 # with: dy = out
 
 # ---- mistake: y forgotten in the base's slope ----
 # message: the factor y is missing
-# replace: dx = y.data * x.data ** (y.data - 1)  # the power rule: y is a constant for this one
+# replace: dx = y.data * x.data ** (y.data - 1)
 # with: dx = x.data ** (y.data - 1)
