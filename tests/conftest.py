@@ -33,7 +33,9 @@ _python_starts = collections.Counter()  # and their Python starts by test module
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+        # a parameter named like a fixture (`page` over chapter files) is not that fixture
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if BROWSER_FIXTURES & (set(getattr(item, "fixturenames", ())) - set(params)):
             item.add_marker(pytest.mark.browser)
     cache = getattr(config, "cache", None)  # None under -p no:cacheprovider
     schedule.order(items, cache.get(schedule.SECONDS_KEY, {}) if cache else {})
