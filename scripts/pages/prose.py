@@ -76,6 +76,14 @@ EXEMPT = {
         "Python 3.10": "a Python version",
         "Python 3.11": "a Python version",
     },
+    "13-what-reverse-mode-costs.md": {
+        "13. What reverse mode costs": "the chapter's number",
+    },
+    "14-deep-networks.md": {
+        "14. Deep networks": "the chapter's number",
+        "variance $2/n$": "He's rule for ReLU layers, a formula, not a result",
+        "$a^2/3 = 2/64$": "the variance of uniform [-a, a] with a² = 6/64, a formula, not a result",
+    },
 }
 
 
