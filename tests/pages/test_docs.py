@@ -32,11 +32,11 @@ RECORDED_EXAMPLES = {
     "04-engine.md": 95,  # the zero_grad section prints the inner grads after each backward()
     "05-neurons-layers-networks.md": 71,  # a tanh neuron inside a loss: its upstream is not 1
     "07-check-break-fix.md": 74,
-    "08-pytorch.md": 89,
+    "08-pytorch.md": 106,  # no_grad, detach, retain_graph (issue 46)
     "09-tensors.md": 103,
     "10-under-the-hood.md": 56,
     "13-what-reverse-mode-costs.md": 18,
-    "14-deep-networks.md": 18,
+    "14-deep-networks.md": 20,
     "playground.md": 5,
     "your-engine.md": 1,  # hidden: what the map runs, read by the page's claims
 }
