@@ -8,12 +8,16 @@
 #
 # By the end of this page you will be able to:
 #
-# - say why a classifier is trained on the SVM max-margin (hinge) loss, and
-#   write it, plus L2 regularization, out of `Value` operations;
+# - say what the SVM max-margin (hinge) loss asks of a score, and write it,
+#   plus L2 regularization, out of `Value` operations (most classifiers are
+#   trained on cross-entropy instead, the loss of
+#   [chapter 9](../09-tensors/); this page keeps the loss of micrograd's demo);
 # - write the training loop yourself: forward pass, `zero_grad()`, backward
 #   pass, gradient-descent update;
 # - read a loss curve, an accuracy curve and a decision boundary, and say
-#   what each one tells you.
+#   what each one tells you;
+# - measure accuracy on points the network never trained on, and recognise a
+#   learning rate too large by its loss.
 #
 # This page is a notebook. Every cell ran when the site was built, and every
 # number and plot below is that run's output; a test checks them. The button
@@ -371,6 +375,62 @@ plt.show()
 # square in the purple one. Away from the data the network has seen nothing,
 # so the shape of the regions out there is a guess.
 
+# %% [markdown]
+# ## Points it never saw
+#
+# A score on the training points says how well the network fits them, not
+# how well it does on new ones. So we draw more points from the same two
+# moons, with another seed, and hold them out: the network never trains on
+# them. Its accuracy there is the fairer measure.
+
+# %%
+X_held, labels_held = make_moons(n_samples=50, noise=0.1, random_state=7)
+held_inputs = [[float(a), float(b)] for a, b in X_held]
+held_targets = [int(2 * t - 1) for t in labels_held]
+held_right = [(model(x).data > 0) == (t > 0) for x, t in zip(held_inputs, held_targets)]
+held_acc = sum(held_right) / len(held_right)
+print(f"held-out accuracy: {held_acc:.0%} of {len(held_inputs)} points")
+print(f"training accuracy: {final_acc:.0%} of {len(inputs)} points")
+assert held_acc == final_acc
+
+# %% [markdown]
+# Here the network does as well on the held-out points as on the training
+# points (both printed above): the curve it learned carries over to new
+# points from the same moons. Had it only memorised its training points, the
+# held-out accuracy would show it; it is the number to report.
+
+# %% [markdown]
+# ## A learning rate too large
+#
+# The loop above starts at $\eta_0 = 1$. Here is the same network, from the
+# same starting weights, with a fixed learning rate ten times larger, for
+# six steps.
+
+# %%
+big_lr = 10.0
+random.seed(1337)
+fast_model = MLP(2, [16, 16, 1])
+fast_history = []
+for k in range(6):
+    data_loss, reg_loss, acc = loss_and_accuracy(fast_model)
+    fast_loss = data_loss + reg_loss
+    fast_model.zero_grad()
+    fast_loss.backward()
+    for p in fast_model.parameters():
+        p.data -= big_lr * p.grad
+    fast_history.append(fast_loss.data)
+    print(f"step {k}   learning rate {big_lr:g}   loss {fast_loss.data:.4g}   accuracy {acc:.0%}")
+assert fast_history[0] == loss_history[0]  # the same start as the loop above
+assert fast_history[-1] > 1000 * fast_history[0]
+
+# %% [markdown]
+# Step 0 starts from the same loss as the loop above. Then the steps
+# overshoot: the loss jumps from 0.8958 to 146.8 after one update and passes
+# a million by step 4, while the accuracy stays between 50% and 62%, about a
+# coin toss. The gradient says which way is down only near the current
+# weights; a step far beyond them lands anywhere. When a loss climbs from
+# the first steps, lower the learning rate first.
+
 # %%
 gc.enable()  # back to normal: the heavy cells are done
 
@@ -429,7 +489,8 @@ assert reg_loss.data > 0
 # - A decaying learning rate takes big steps early and careful steps late.
 # - With 337 parameters and 100 steps, the network separates the two moons
 #   perfectly on the training points; <!-- claim: len(model.parameters()) == 337 and steps == 100 and final_acc == 1.0 --> the decision boundary shows the curve
-#   it learned.
+#   it learned, and held-out points measure it fairly.
+# - A learning rate too large makes the loss grow, step after step.
 # - Every gradient on this page came from the engine we built: no other
 #   autodiff library was used.
 #
