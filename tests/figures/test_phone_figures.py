@@ -32,7 +32,8 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "i
 CHAPTERS = ["01-computational-graphs", "02-chain-rule", "03-backprop-by-hand", "04-engine",
             "05-neurons-layers-networks", "07-check-break-fix"]
 # Pages whose only sideways scrollers are code, math, a table or a notebook cell (no graph)
-OTHER_PAGES = ["06-training", "08-pytorch", "09-tensors", "10-under-the-hood"]
+OTHER_PAGES = ["06-training", "08-pytorch", "09-tensors", "10-under-the-hood", "13-what-reverse-mode-costs",
+               "14-deep-networks"]
 
 
 @pytest.fixture(autouse=True)
