@@ -85,14 +85,15 @@ def test_a_chapter_has_the_widgets_it_promises(page, promised):
         assert text.count(f"<!-- {kind}:") >= count, (page, kind)
 
 
-def test_the_nav_lists_every_chapter_in_order_and_ends_with_the_last():
-    """Chapter 10 (under the hood) was the last; chapters 11-14 came after it (issue 46)."""
+def test_the_navigation_lists_every_chapter_in_order_under_its_number():
+    """Every chapter is in the navigation, in the order of its number, its title starting with
+    that number: a new chapter cannot be left out of the book's order (issue 46)."""
     nav = yaml_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["nav"]  # MkDocs reads its !ENV tags
-    pages = [page for entry in nav for page in entry.values()]
-    numbered = [page for page in pages if page[:2].isdigit()]
-    assert numbered == sorted(numbered) and all((DOCS / page.replace(".ipynb", ".py")).exists() for page in numbered)
-    assert {page.name for page in CHAPTERS} <= set(numbered)
-    assert pages[-1] == numbered[-1] == CHAPTERS[-1].name
+    listed = [next(iter(entry.items())) for entry in nav]
+    chapters = [(title, page) for title, page in listed if page[:2].isdigit()]
+    assert [page[:2] for _, page in chapters] == sorted(page[:2] for _, page in chapters)
+    assert all(title.startswith(f"{int(page[:2])}. ") for title, page in chapters), chapters
+    assert {page.replace(".ipynb", ".py") for _, page in chapters} == {p.name for p in [*CHAPTERS, NOTEBOOK]}
 
 
 @pytest.mark.parametrize("page", CHAPTERS, ids=lambda p: p.name)
