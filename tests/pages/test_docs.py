@@ -35,8 +35,8 @@ RECORDED_EXAMPLES = {
     "08-pytorch.md": 106,  # no_grad, detach, retain_graph (issue 46)
     "09-tensors.md": 103,
     "10-under-the-hood.md": 56,
-    "13-what-reverse-mode-costs.md": 18,
-    "14-deep-networks.md": 20,
+    "13-what-reverse-mode-costs.md": 19,
+    "14-deep-networks.md": 25,
     "playground.md": 5,
     "your-engine.md": 1,  # hidden: what the map runs, read by the page's claims
 }

@@ -29,6 +29,11 @@ def test_the_strict_build_passes_without_warnings(site_build):
     print(f"strict site build: {site_build['seconds']} s")
 
 
+# Figures that draw what the build measured (times), which differ from run to run by design: the
+# page asserts bounds on them, tests/figures/test_cost_and_depth_figures.py what they state.
+MEASURED = {"13-what-reverse-mode-costs/figure-1.svg"}
+
+
 @pytest.mark.parametrize("md_path", MARKDOWN_PAGES, ids=lambda p: p.name)
 def test_every_generated_file_is_what_a_fresh_run_of_its_page_makes(site_build, site, fresh_run, md_path):
     """Figures, traces and the page's notebook: byte-identical to running the page again now
@@ -45,6 +50,9 @@ def test_every_generated_file_is_what_a_fresh_run_of_its_page_makes(site_build, 
         if uri.endswith(".ipynb"):
             content = for_download(content, page_url, wheel.url(site_build["site_url"]))
         built = (site / uri).read_text(encoding="utf-8")
+        if uri in MEASURED:  # the same drawing, its numbers measured anew
+            assert built.count("<text") == content.count("<text") > 0, uri
+            continue
         assert built == content, f"{md_path.name}: {uri} differs from a fresh run"
 
 
