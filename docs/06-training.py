@@ -493,7 +493,7 @@ assert reg_loss.data > 0
 # - With 337 parameters and 100 steps, the network separates the two moons
 #   perfectly on the training points; <!-- claim: len(model.parameters()) == 337 and steps == 100 and final_acc == 1.0 --> the decision boundary shows the curve
 #   it learned, and held-out points measure it fairly.
-# - A learning rate too large makes the loss grow, step after step.
+# - A learning rate too large makes the loss climb instead of fall.
 # - Every gradient on this page came from the engine we built: no other
 #   autodiff library was used.
 #
