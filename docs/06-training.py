@@ -426,7 +426,8 @@ assert fast_history[0] == loss_history[0]  # the same start as the loop above
 assert fast_history[-1] > 1000 * fast_history[0]
 
 # %% [markdown]
-# Step 0 starts from the same loss as the loop above. Then the steps
+# Step 0 starts from the same loss as the loop above.
+# <!-- claim: fast_history[0] == loss_history[0] --> Then the steps
 # overshoot: the loss jumps from 0.8958 to 146.8 after one update and passes
 # a million by step 4, while the accuracy stays between 50% and 62%, about a
 # coin toss.

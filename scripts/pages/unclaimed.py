@@ -211,6 +211,33 @@ UNCLAIMED = {
     },
 }
 
+UNCLAIMED["08-pytorch.md"].update({
+    "called `backward()` three times on one graph": ELSEWHERE,
+    "`detach()` gives the same numbers cut from the graph": LEADS_IN,
+})
+UNCLAIMED["13-what-reverse-mode-costs.md"] = {
+    "counted sweeps: reverse mode gets the gradient": ELSEWHERE,
+    "The function below times each on its own": LEADS_IN,
+    "How many edges would its backward pass walk": QUESTION,
+    "keeps only each point's 16 outputs, as leaves": LEADS_IN,
+    "`torch.utils.checkpoint` does the same": ELSEWHERE,
+    "Chen and others (in the sources)": ELSEWHERE,
+    "The graph keeps every node until the backward pass": RECAP,
+    "A checkpoint keeps a segment's outputs only": RECAP,
+}
+UNCLAIMED["14-deep-networks.md"] = {
+    "`MLP` has ReLU only, and draws every weight": DESIGN,
+    "First `tanh`, with weights uniform in three ranges": LEADS_IN,
+    "The backward pass reaches layer $k$ through every layer": CALCULUS,
+    "At each one the upstream gradient is multiplied": CALCULUS,
+    "Here is the smallest case, three `tanh` neurons": LEADS_IN,
+    "Its local derivative is small, as in chapter 3": LEADS_IN,
+    "ReLU never saturates on the positive side": CALCULUS,
+    "It has 3 layers, so the factor per layer": ELSEWHERE,
+    "A `tanh` whose sum is far from 0 saturates": RECAP,
+    "Fan-in ranges, $\\pm\\sqrt{3/n}$ for `tanh`": RECAP,
+}
+
 
 def reasons(page):
     """{phrase: reason} for the page (its file name, e.g. "04-engine.md")."""
