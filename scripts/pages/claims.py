@@ -26,6 +26,7 @@ from sybil import Region
 from scripts.pages.directives import Directive, DirectiveError, Output, where
 
 CLIP = 120  # characters of a value's repr in an error
+SHOWN = 60  # ... and in the box a reader opens
 
 
 @dataclasses.dataclass
@@ -62,8 +63,9 @@ class ClaimParser(Directive):
         return Claim(expression, sentence_before(document.text, region.start))
 
     def build(self, example, at, page):
-        check(example.parsed, example.namespace, at, example.path)
-        return Output(self.kind, example.line, "")
+        read = check(example.parsed, example.namespace, at, example.path)
+        block = setting_block(example.document, example.start, read)
+        return Output(self.kind, example.line, claim_html(example.parsed, read, block, page.number(self.kind)))
 
 
 def check(claim, namespace, at, filename="<claim>"):
@@ -82,6 +84,81 @@ def check(claim, namespace, at, filename="<claim>"):
             hint = f" (a {type(value).__name__}: a claim must be a comparison, a bool)"
         raise DirectiveError(_message(at, claim, f"gives {_clip(value)}, not True{hint}", namespace))
     return parts(claim.expression, namespace)
+
+
+def setting_block(document, position, read):
+    """(number, [names]) of the last visible Python block above `position` in `document` that
+    sets one of the names in `read` (parts(): [(text, value)]), numbered as the site numbers
+    visible blocks (block-1, block-2, ...: scripts/pages/number_sources.py), with the names it
+    sets; None when no visible block does (they came from hidden setup, or read none)."""
+    from scripts.pages.examples import python_blocks
+
+    names = {text for text, _ in read if text.isidentifier()}
+    found, visible = None, 0
+    for region in python_blocks(document):
+        if region.start > position:
+            break
+        if "directive" in region.lexemes:  # an invisible block: no fence to link to
+            continue
+        visible += 1
+        sets = sorted(names & _bound_by(str(region.lexemes["source"])))
+        if sets:
+            found = (visible, sets)
+    return found
+
+
+def _bound_by(source):
+    """The names a block of code (plain or doctest) binds at its top level or in loops."""
+    import doctest
+
+    if source.lstrip().startswith(">>>"):
+        source = "\n".join(e.source for e in doctest.DocTestParser().get_examples(source))
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.alias):
+            names.add((node.asname or node.name).split(".")[0])
+    return names
+
+
+def claim_html(claim, read, block, number):
+    """One line of HTML for a checked sentence (it may sit inside an admonition or a list):
+    a quiet button after the sentence, and the box it opens (docs/javascripts/widgets/claim.js),
+    both hidden until that script shows the button. The box holds the expression, its value
+    here (True), the values it read, and a link to the block that set its names.
+
+    read: parts(); block: setting_block(); number: the claim's place on the page (1, 2, ...)."""
+    name = f"bv-claim-{number}"
+    code = lambda text: f"<code>{_text(text)}</code>"  # noqa: E731
+    box = [f"<strong>Checked here by the page's code:</strong> {code(claim.expression)} \u2192 {code('True')}"]
+    if read:
+        box.append("<br>It read " + ", ".join(code(f"{text} = {_clip(value, SHOWN)}") for text, value in read) + ".")
+    if block is not None:
+        number_, sets = block
+        box.append(f'<br><a href="#block-{number_}">Go to block {number_}</a>, which sets '
+                   + ", ".join(code(n) for n in sets) + ".")
+    return (f'<button type="button" class="bv-claim" aria-expanded="false" aria-controls="{name}" '
+            f'aria-label="Checked sentence: show the check" hidden>'
+            f'<span class="bv-claim__mark" aria-hidden="true">\u2713</span></button>'
+            f'<span class="bv-claim__box" id="{name}" hidden>{"".join(box)}</span>')
+
+
+# Characters Python-Markdown or arithmatex would read as syntax in the page's Markdown: as
+# numeric entities the browser still shows them (as scripts/pages/number_sources.py does)
+_SYNTAX = {ord(c): f"&#{ord(c)};" for c in "\\`*_[]$~{}|"}
+
+
+def _text(text):
+    import html
+
+    return html.escape(text, quote=True).translate(_SYNTAX)
 
 
 def parts(expression, namespace):
@@ -133,9 +210,9 @@ def _message(at, claim, what, namespace):
     return "\n".join(lines)
 
 
-def _clip(value):
+def _clip(value, limit=CLIP):
     text = repr(value)
-    return text if len(text) <= CLIP else text[:CLIP - 1] + "…"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 CLAIM = re.compile(r"<!--[ \t]*claim:[ \t]*(?P<arguments>[^\n]*?)[ \t]*-->")

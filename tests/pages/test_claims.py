@@ -3,6 +3,7 @@ site build; anything but exactly True fails both at the comment's line, with the
 the values the expression read (scripts/pages/claims.py)."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -45,10 +46,29 @@ def pytest_failure(tmp_path, path, line):
     return result.stdout
 
 
-def test_a_true_claim_builds_and_leaves_the_sentence_as_it_was(tmp_path):
-    result = run(page(tmp_path, "The smallest error is 2.0. <!-- claim: smallest == 2.0 -->\n"))
+def test_a_true_claim_builds_a_hidden_mark_whose_box_shows_the_check_and_links_its_block(tmp_path):
+    result = run(page(tmp_path, "The smallest error is 2.0. <!-- claim: smallest == min(errors) -->\n"))
     (claim,) = result.outputs
-    assert (claim.kind, claim.line, claim.markdown) == ("claim", 6, "")
+    assert (claim.kind, claim.line) == ("claim", 6)
+    html = claim.markdown
+    assert "\n" not in html  # one line: it may sit in a list or an admonition
+    assert html.startswith('<button type="button" class="bv-claim" aria-expanded="false" '
+                           'aria-controls="bv-claim-1" aria-label="Checked sentence: show the check" hidden>')
+    box = re.search(r'<span class="bv-claim__box" id="bv-claim-1" hidden>(.*)</span>$', html)[1]
+    assert "<code>smallest == min(errors)</code> \u2192 <code>True</code>" in box
+    assert ("<br>It read <code>smallest = 2.0</code>, <code>errors = &#91;3.0, 2.0, 5.0&#93;</code>, "
+            "<code>min(errors) = 2.0</code>.") in box
+    assert '<br><a href="#block-1">Go to block 1</a>, which sets <code>errors</code>, <code>smallest</code>.' in box
+
+
+def test_a_claim_links_the_last_visible_block_that_set_its_names_not_hidden_setup(tmp_path):
+    text = ("<!-- invisible-code-block: python\nhidden = 1\n-->\n\n```python\nlater = 2\n```\n\n"
+            "One. <!-- claim: hidden == 1 -->\n\nTwo. <!-- claim: later + hidden == 3 -->\n\n"
+            "```python\n>>> later = 4\n```\n\nThree. <!-- claim: later == 4 -->\n")
+    first, second, third = run(page(tmp_path, text)).outputs
+    assert "Go to block" not in first.markdown  # set by hidden setup only: nothing to link to
+    assert '<a href="#block-2">Go to block 2</a>, which sets <code>later</code>.' in second.markdown
+    assert '<a href="#block-3">Go to block 3</a>' in third.markdown and 'id="bv-claim-3"' in third.markdown
 
 
 FALSE = "The second error is the smallest of the three.\n<!-- claim: errors[0] < errors[1] -->\n"
