@@ -4,6 +4,8 @@
 // JavaScript it stays a plain link to the block. Here the source shows beside the number:
 //
 //   hover     shows it; it stays while the pointer is on the number or on the box
+//   click     shows it in place and stays on the page: the reader keeps their place, and the
+//             box's link goes on to the block
 //   focus     shows it (Tab to the number); Enter follows the link, as before
 //   tap       the first tap shows it (the box has the link to the block); a second tap on the
 //             number follows the link; a tap elsewhere closes it
@@ -20,6 +22,7 @@ let box = null; // the page's one box, moved to the number it describes
 let shownFor = null; // the number (a link) whose source is shown
 let hiding = 0; // the timer that hides the box once the pointer has left number and box
 let touched = null; // the number a touch pressed while its source was not shown: its click opens
+let touchedBefore = false; // a touch pressed the number whose source is shown: its click follows
 let count = 0; // descriptions made this session: their ids are unique across instant navigation
 
 /** Bind one number (an `a.bv-number` that scripts/pages/number_sources.py wrote). */
@@ -38,13 +41,18 @@ export function init(link) {
   // (a tap focuses the number before its click, which would show the source: read it first)
   link.addEventListener("pointerdown", (event) => {
     touched = event.pointerType === "touch" && shownFor !== link ? link : null;
+    touchedBefore = event.pointerType === "touch" && shownFor === link; // a second tap: it follows
   });
   link.addEventListener("click", (event) => {
     if (touched === link) {
       event.preventDefault(); // the first tap shows the source; the next one follows the link
       show(link);
+    } else if (event.detail > 0 && !touchedBefore) {
+      event.preventDefault(); // a mouse click shows it in place (Enter, a keyboard click, has detail 0)
+      show(link);
     }
     touched = null;
+    touchedBefore = false;
   });
   listenOnce();
 }
