@@ -138,7 +138,9 @@ def site_notebook(path):
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not prepared.exists():
             notebook = copy.deepcopy(executed(path))
-            notebook.cells = _fold_answers(_place_quizzes(_without_claim_cells(notebook.cells), path), path)
+            # the quizzes' places were read from the cells as written, claims included: placed first
+            cells = _place_quizzes([c for c in notebook.cells if CLAIM_CHECK not in c.metadata.get("tags", [])], path)
+            notebook.cells = _fold_answers(_without_claims(cells), path)
             _number_executions(notebook.cells)
             for number, cell in enumerate(notebook.cells, start=1):
                 if cell.cell_type == "markdown":
@@ -206,16 +208,13 @@ def _with_claim_cells(cells, path):
     return out
 
 
-def _without_claim_cells(cells):
-    """The cells without the build's claim checks, and each claim comment gone from its cell."""
-    out = []
+def _without_claims(cells):
+    """The cells with each claim comment gone from its Markdown (the page shows no check: the
+    build's cells that ran them are dropped before)."""
     for cell in cells:
-        if CLAIM_CHECK in cell.metadata.get("tags", []):
-            continue
         if cell.cell_type == "markdown":
             cell.source = CLAIM.sub("", cell.source)
-        out.append(cell)
-    return out
+    return cells
 
 
 def _place_quizzes(cells, path):

@@ -111,7 +111,9 @@ def _bound_by(source):
     """The names a block of code (plain or doctest) binds at its top level or in loops."""
     import doctest
 
-    if source.lstrip().startswith(">>>"):
+    from scripts.reader.reader_code import is_doctest
+
+    if is_doctest(source):
         source = "\n".join(e.source for e in doctest.DocTestParser().get_examples(source))
     try:
         tree = ast.parse(source)

@@ -125,3 +125,19 @@ def test_the_training_page_s_download_checks_every_claim_it_makes():
 
 def test_claims_in_leaves_a_cell_without_claims_as_it_was():
     assert claims_in("No claim here.\n\nNor here.") == ("No claim here.\n\nNor here.", [])
+
+
+def test_the_training_page_places_a_cells_quiz_whole_when_the_cell_also_has_a_claim(tmp_path):
+    """The quiz's place in its cell is read with the claim's comment still in it: the comment goes
+    after the quiz is placed (it went first, and the quiz's HTML landed cut, mid-tag)."""
+    from scripts.notebooks.training_notebook import site_notebook
+
+    path = tmp_path / "06-tiny.py"
+    path.write_text("# %%\nx = 3\n\n# %% [markdown]\n# Three is odd. <!-- claim: x % 2 == 1 -->\n#\n"
+                    "# <!-- quiz: number(x, answer=3) -->\n#\n# After the quiz.\n", encoding="utf-8")
+    cells = nbformat.read(site_notebook(path), as_version=4).cells
+    (prose,) = [c for c in cells if c.cell_type == "markdown" and "Three is odd." in c.source]
+    assert "<!--" not in prose.source and "claim" not in prose.source
+    quiz = re.search(r'<div class="bv-quiz" id="quiz-\w+-box" data-quiz="number".*?</div>', prose.source)
+    assert quiz and prose.source.index("Three is odd.") < quiz.start() < prose.source.index("After the quiz.")
+    assert not [c for c in cells if "claim-check" in c.metadata.get("tags", [])]
