@@ -14,7 +14,7 @@ const modules = {
   ".bv-run[data-blocks]": "./run/run-blocks.js", // scripts/pages/blocks.py: Run on a chapter's blocks
   ".bv-playground": "./widgets/playground.js", // docs/playground.md
   "a.bv-number[data-bv-source]": "./widgets/number-source.js", // scripts/pages/number_sources.py: a prose number's source
-  "button.bv-claim": "./widgets/claim.js", // scripts/pages/claims.py: a checked sentence's check
+  "button.bv-claim": "./widgets/claim.js", // scripts/pages/claims.py
 };
 
 const atOnce = new Set([".bv-run[data-blocks]"]); // it binds each block's bar when near, itself

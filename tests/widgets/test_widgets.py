@@ -28,8 +28,9 @@ from tests.helpers import stepper_view
 # imports, and a quiz reads its kept answer from shared/done.js: both counted here (+4.1 KB), though
 # every page loads them already, through progress.js, so a widget page fetches neither again;
 # 44,700 since tsc --strict checks shared/ (jsconfig.strict.json): dom.js, graph.js and figures.js
-# carry their JSDoc types, +2.1 KB of comments and no code.
-SCRIPT_BUDGET = 44_700
+# carry their JSDoc types, +2.1 KB of comments and no code; 44,800 since widgets.js binds a
+# checked sentence's mark too (issue 45), one line.
+SCRIPT_BUDGET = 44_800
 WIDGET_SCRIPTS = ["widgets.js", "shared/dom.js", "shared/graph.js", "shared/figures.js", "widgets/stepper.js",
                   "widgets/visit-order.js", "widgets/quiz.js", "shared/store.js", "shared/done.js"]
 
