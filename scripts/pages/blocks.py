@@ -66,7 +66,7 @@ from scripts.reader.reader_code import is_doctest
 # "emscripten", ...)` on the page). Not chapter 9: numpy is in every one of its blocks, and
 # the browser has no numpy. The training notebook (06-training.py) is a notebook page, not
 # Markdown; it is not matched.
-RUNNABLE = re.compile(r"(0[1-578]|10)-[^/]+\.md")
+RUNNABLE = re.compile(r"(0[1-578]|1[01])-[^/]+\.md")
 EXPORT = "blocks.json"  # next to the page's other generated files: docs/<page>/blocks.json
 
 

@@ -76,6 +76,12 @@ EXEMPT = {
         "Python 3.10": "a Python version",
         "Python 3.11": "a Python version",
     },
+    "11-gates-and-granularity.md": {
+        "11. Gates": "the chapter's number",
+    },
+    "12-jacobians-and-vjps.md": {
+        "12. Jacobians": "the chapter's number",
+    },
     "13-what-reverse-mode-costs.md": {
         "13. What reverse mode costs": "the chapter's number",
     },

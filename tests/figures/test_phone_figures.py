@@ -30,7 +30,8 @@ from tests.helpers import MOUNT_CODE_BLOCKS, recorded, serve_site
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
          "has_touch": True}
 CHAPTERS = ["01-computational-graphs", "02-chain-rule", "03-backprop-by-hand", "04-engine",
-            "05-neurons-layers-networks", "07-check-break-fix"]
+            "05-neurons-layers-networks", "07-check-break-fix", "11-gates-and-granularity",
+            "12-jacobians-and-vjps"]
 # Pages whose only sideways scrollers are code, math, a table or a notebook cell (no graph)
 OTHER_PAGES = ["06-training", "08-pytorch", "09-tensors", "10-under-the-hood", "13-what-reverse-mode-costs",
                "14-deep-networks"]

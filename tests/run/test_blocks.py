@@ -34,13 +34,15 @@ def exported(site, page):
 
 
 def test_the_chapters_whose_code_runs_in_the_browser_get_run_and_no_other_page():
-    """Chapters 1-5, 7, 8 and 10; not chapter 9, whose every block needs numpy (tests/playground/test_live.py
-    runs 7, 8 and 10 there)."""
+    """Chapters 1-5, 7, 8, 10 and 11; not chapters 9 and 12, whose every block needs numpy
+    (tests/playground/test_live.py runs 7, 8 and 10 there)."""
     assert [p.name for p in RUNNABLE] == ["01-computational-graphs.md", "02-chain-rule.md",
                                           "03-backprop-by-hand.md", "04-engine.md",
                                           "05-neurons-layers-networks.md", "07-check-break-fix.md",
-                                          "08-pytorch.md", "10-under-the-hood.md"]
+                                          "08-pytorch.md", "10-under-the-hood.md",
+                                          "11-gates-and-granularity.md"]
     for other in ["index.md", "playground.md", "06-training.ipynb", "06-training.py", "09-tensors.md",
+                  "12-jacobians-and-vjps.md",
                   "exercises/01-x.md", "01-computational-graphs.ipynb", "100-x.md"]:
         assert not blocks.runnable(other), other
     tensors = python_blocks(Document((DOCS / "09-tensors.md").read_text(encoding="utf-8"), "09-tensors.md"))

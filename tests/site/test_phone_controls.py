@@ -18,7 +18,8 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "i
 # Every page of the site ("" is the home page); a test checks the list against the built site.
 PAGES = ["", "01-computational-graphs", "02-chain-rule", "03-backprop-by-hand", "04-engine",
          "05-neurons-layers-networks", "06-training", "07-check-break-fix", "08-pytorch", "09-tensors",
-         "10-under-the-hood", "13-what-reverse-mode-costs", "14-deep-networks", "playground", "your-engine"]
+         "10-under-the-hood", "11-gates-and-granularity", "12-jacobians-and-vjps", "13-what-reverse-mode-costs",
+         "14-deep-networks", "playground", "your-engine"]
 TOO_SMALL = r"""() => {
   const found = [];
   const controls = 'button, input:not([type=hidden]), select, textarea, summary, [role=button], a[href]';
