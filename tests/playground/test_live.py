@@ -290,7 +290,7 @@ def test_the_playground_reads_at_1280_and_on_a_390px_phone_light_and_dark(pg):
     page.evaluate("() => document.body.setAttribute('data-md-color-scheme', 'default')")
 
 
-# --- Chapters 7, 8 and 10 in the browser's Python --------------------------------------
+# --- Chapters 7, 8, 10 and 11 in the browser's Python --------------------------------------
 
 
 # Why a block the page skips on a condition is skipped in the browser, by chapter.
@@ -298,15 +298,16 @@ SKIPPED_BECAUSE = {
     "08-pytorch": "PyTorch is not installed: pip install torch",
     "10-under-the-hood":
         "Freeing a graph this deep takes more stack than the browser gives Python: run this in CPython",
+    "11-gates-and-granularity": "PyTorch is not installed: pip install torch",
 }
 
 
-def test_chapters_7_8_and_10_run_in_the_browser_and_what_cannot_run_says_why(pg, site):
+def test_chapters_7_8_10_and_11_run_in_the_browser_and_what_cannot_run_says_why(pg, site):
     """Each chapter's whole export, run by Pyodide: every block runs or is skipped, but for the
     matplotlib figures and chapter 10's NumPy step, which say in one line why not (no
     ModuleNotFoundError), and KNOWN_DIFFERENCES. Chapter 10's deepest graphs are skipped with its reason."""
     unavailable, wrong, seconds = {}, {}, {}
-    for name in ["07-check-break-fix", "08-pytorch", "10-under-the-hood"]:
+    for name in ["07-check-break-fix", "08-pytorch", "10-under-the-hood", "11-gates-and-granularity"]:
         assert blocks.runnable(f"{name}.md")
         report = pg.evaluate("""async (name) => {
             const text = await (await fetch(`../${name}/blocks.json`)).text();
@@ -330,7 +331,7 @@ def test_chapters_7_8_and_10_run_in_the_browser_and_what_cannot_run_says_why(pg,
             if exported[r["line"]]["when"]:  # skipped here whether or not the build skipped them
                 assert r["skip"]["reason"] == SKIPPED_BECAUSE[name], r
                 assert set(exported[r["line"]]["when"]["examples"]) <= set(r["skip"]["examples"]), r
-    measured["chapters 7, 8 and 10: every block in the browser (s)"] = seconds
+    measured["chapters 7, 8, 10 and 11: every block in the browser (s)"] = seconds
     assert sorted(unavailable) == ["07-check-break-fix", "10-under-the-hood"], unavailable
     known = {key for key in wrong for (name, snippet) in KNOWN_DIFFERENCES
              if key[0] == name and snippet in source_of(site, *key)}
