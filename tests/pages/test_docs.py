@@ -35,8 +35,8 @@ RECORDED_EXAMPLES = {
     "08-pytorch.md": 106,  # no_grad, detach, retain_graph (issue 46)
     "09-tensors.md": 103,
     "10-under-the-hood.md": 56,
-    "11-gates-and-granularity.md": 61,
-    "12-jacobians-and-vjps.md": 46,
+    "11-gates-and-granularity.md": 62,
+    "12-jacobians-and-vjps.md": 47,
     "13-what-reverse-mode-costs.md": 19,
     "14-deep-networks.md": 25,
     "playground.md": 5,
