@@ -32,6 +32,7 @@ UNCLAIMED = {
         "Each stage below uses `y` twice": LEADS_IN,
         "A topological order lists the two leaves of each product": LEADS_IN,
         "Step through both graphs below": LEADS_IN,
+        "call the same nodes `_children`, the argument that fills `_prev`": DEFINITION,
     },
     "02-chain-rule.md": {
         "We call its `backward()` as a black box for now": ELSEWHERE,
@@ -177,7 +178,7 @@ UNCLAIMED = {
         "The entries below are multiples of $1/4$": LEADS_IN,
         "**broadcasts** it: NumPy adds the same bias row": API,
         "Before the batch, the smallest layer there is": DEFINITION,
-        "Below $y$ it is only multiplied by local derivatives": LEADS_IN,
+        "Downstream of $y$ it is only multiplied by local derivatives": LEADS_IN,
         "It sums over the batch, which makes sense": CALCULUS,
         "The same game for $\\partial L/\\partial X$": CALCULUS,
         "The smallest example: three inputs, one shared bias": LEADS_IN,
@@ -208,6 +209,35 @@ UNCLAIMED = {
     },
     "your-engine.md": {
         "This page runs the book on it: every chapter's blocks": GOAL,
+    },
+    "11-gates-and-granularity.md": {
+        "treats every operation the same way: it stores a local derivative": DESIGN,
+        "explain why tanh built from `exp` and tanh as one node give the same": GOAL,
+        "Two operations the engine does not have, max and sigmoid": DESIGN,
+        "The one-node tanh has a graph of 2 nodes, the built one of 10.": READS_ABOVE,
+        "shows the same choice in the other direction": LEADS_IN,
+        "As one node, its local derivative is read off its output": LEADS_IN,
+        "made the same choice when it stopped its graph at $p_3$": ELSEWHERE,
+        "Built from separate nodes, its probability is": LEADS_IN,
+        "The fused step never forms $p_c$ alone": LEADS_IN,
+        "holds one number for each pair (an entry of $Y$, an entry of $W$)": DEFINITION,
+        "The scalar engine, one `Value` per entry, agrees on every entry": LEADS_IN,
+        "depends only on column $j$ of $W$, so of its 8 partial derivatives": CALCULUS,
+        "What is one node is a choice": RECAP,
+        "The lecture's `_backward` closures and this book's local derivatives compute the same":
+            "the closures exercise's tests hold it: the reader's closures must give micrograd's grads",
+    },
+    "12-jacobians-and-vjps.md": {
+        "Every backward pass in this book started from one number": HISTORY,
+        "that never builds the Jacobian.": GOAL,
+        "counted the same sweeps": ELSEWHERE,
+        "The pass never formed $J$.": DESIGN,
+        "runs the same vector-Jacobian product as the graph above": LEADS_IN,
+        "that row is $(y, x)$, and it is exactly what the node stores": LEADS_IN,
+        "Drawn with its local derivatives, the product's Jacobian row": LEADS_IN,
+        "The product with $J$ costs one multiplication per entry of $J$": LEADS_IN,
+        "which never builds it either": CALCULUS,
+        "micrograd's local derivatives are Jacobians of one row": RECAP,
     },
 }
 
