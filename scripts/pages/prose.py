@@ -62,7 +62,6 @@ EXEMPT = {
         "It is 0 when the two agree, 1 when one is 0, 2 when they are opposite":
             "what the values of relative_error mean: its definition, not a result",
         "0.0 when both are 0": "what the values of relative_error mean: its definition, not a result",
-        'below $10^{-7}$ "happy"': "a threshold quoted from CS231n's notes, not a result",
     },
     "08-pytorch.md": {
         "8. Compare with PyTorch": "the chapter's number",

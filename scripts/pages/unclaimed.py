@@ -138,7 +138,6 @@ UNCLAIMED = {
         "Now all 41 parameters of `MLP(3, [4, 4, 1])` on one input": LEADS_IN,
         "Run the same network check with a much too small step": QUESTION,
         "Each bug below is a **subclass** of `Value`": LEADS_IN,
-        "`Variant` re-wraps each result, same data": LEADS_IN,
         "showed why `backward()` adds with `+=`": ELSEWHERE,
         "A check only tests the paths its graph contains": LEADS_IN,
         "This walk no longer skips edges": QUESTION,
