@@ -107,10 +107,14 @@ def test_long_chain(user):
     expect("x0.grad at the start of the chain", x0.grad, 1.0, likely=[(forward, ORDER)], check=RULE)
 
 # ---- hints ----
-# - The seed is one line: `root.grad = 1.0`.
-# - `reversed(order)` walks from the root back to the leaves.
-# - Inside the walk, the chain rule on each edge: `parent.grad += local * node.grad`, for
-#   `parent, local in zip(node._prev, node._local)`.
+# - When the walk reaches a node, what must already have happened to every node that uses it?
+#   And what is the gradient of the loss with respect to the loss itself?
+# - Seed the root with $\partial L / \partial L = 1$. Then walk the topological order from its
+#   end back to its start: a node comes up only after every node that uses it, so its gradient
+#   is complete when its turn comes. At each node, every parent's gradient grows by the edge's
+#   local derivative times the node's own gradient.
+# - In code: `root.grad = 1.0`, then `for node in reversed(order):` and inside it `for parent,
+#   local in zip(node._prev, node._local): parent.grad += local * node.grad`.
 
 # ---- mistake: no seed ----
 # message: seed the root

@@ -103,9 +103,14 @@ def test_whole_diamond(user):
            likely=[(wrong, ACCUMULATE)], check=RULE)
 
 # ---- hints ----
-# - One line inside the loop: the parent's gradient grows by `local * node.grad`.
-# - "Grows by" is `+=`. With `=`, the second edge out of a node overwrites what the first
-#   edge sent: `b = a * a` gives 3 instead of 6.
+# - The chain rule multiplies two numbers for each edge into the node: which two? And when a
+#   parent is reached by two edges, should the second edge's share replace the first one's?
+# - The parent's gradient grows by the edge's local derivative times the upstream gradient, the
+#   node's own gradient: $\frac{\partial L}{\partial p} \mathrel{+}= \frac{\partial n}{\partial
+#   p} \cdot \frac{\partial L}{\partial n}$. It grows, and is not overwritten, because a value
+#   used twice, as in $b = a \cdot a$, gets a share from each use.
+# - One line inside the loop: `parent.grad += local * node.grad`. With `=` instead of `+=`, the
+#   second edge out of `a` in `b = a * a` overwrites the first one's share.
 
 # ---- mistake: = instead of += ----
 # message: needs +=, not =

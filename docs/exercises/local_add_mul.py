@@ -121,11 +121,13 @@ def test_with_plain_numbers(user):
     expect("(a + 4).data with a = 2", s.data, (Ref(2.0) + 4).data)
 
 # ---- hints ----
-# - The forward pass is one line each: `self.data + other.data` and `self.data * other.data`.
-# - Nudge x by a small h in x + y: the sum moves by h, so the local derivative is 1, for
-#   either parent.
-# - In x * y, nudging x by h moves the product by y·h: the edge from x carries y, and the
-#   edge from y carries x.
+# - Nudge $x$ by a small $h$: how far does $x + y$ move? How far does $x \cdot y$ move?
+# - The sum moves by $h$, so both local derivatives of $+$ are 1, whatever $x$ and $y$ are. The
+#   product moves by $y \cdot h$, so the edge from $x$ carries $y$ and the edge from $y$ carries
+#   $x$. The output itself is the sum, or the product, of the parents' numbers.
+# - For `+`: `Value(self.data + other.data, "", (self, other), (1.0, 1.0), "+")`. For `*`: the
+#   output `self.data * other.data` and the local derivatives `(other.data, self.data)`, each
+#   parent getting the other one's number.
 
 # ---- mistake: each factor gets its own value ----
 # message: swap them

@@ -167,10 +167,13 @@ def test_one_parent(user):
             expect(f"({name})._prev", y._prev, (x,), check="one parent: (self,)")
 
 # ---- hints ----
-# - Power rule: the derivative of x**n is n * x**(n - 1). For n = 3 at x = 2 that is 12.
-# - tanh: the derivative is 1 - tanh(x)**2. `t` already holds tanh(x), so write `1.0 - t * t`.
-# - exp is its own derivative: the local derivative is `e`.
-# - relu(x) is x for x > 0 (slope 1) and 0 otherwise (slope 0).
+# - Each operation here has one parent, $x$: how fast does its output change as $x$ changes? For
+#   which of them can that rate be read off the output you have already computed?
+# - The power rule: $\frac{d}{dx} x^n = n\,x^{n-1}$, which is 12 for $n = 3$ at $x = 2$. With $t
+#   = \tanh x$ the output, $\frac{d}{dx} \tanh x = 1 - t^2$. The exponential is its own
+#   derivative: $\frac{d}{dx} e^x = e^x$. ReLU has slope 1 where $x > 0$ and slope 0 elsewhere.
+# - The four tuples, in order: `(n * self.data ** (n - 1),)`, `(1.0 - t * t,)`, `(e,)` and `(1.0
+#   if self.data > 0 else 0.0,)`.
 
 # ---- mistake: tanh's derivative from the input ----
 # message: not the input x

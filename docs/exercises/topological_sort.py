@@ -67,8 +67,10 @@ def check_order(user, root, what, labels):
         position = {id(n): i for i, n in enumerate(order)}
         child = next(n for n in order if any(position[id(p)] > position[id(n)] for p in n._prev))
         parent = next(p for p in child._prev if position[id(p)] > position[id(child)])
-        raise Fail(f"in the order of {what}, {names_of([child], labels)[0]} comes before its parent "
-                   f"{names_of([parent], labels)[0]}: list a node only after all of its parents")
+        raise Fail(f"in the order of {what}, {names_of([child], labels)[0]} is at place {position[id(child)] + 1} "
+                   f"of {len(order)}, expected after its parent {names_of([parent], labels)[0]}, at place "
+                   f"{position[id(parent)] + 1}: a node comes before its parent; list a node only after all "
+                   "of its parents")
     return order
 
 
@@ -99,19 +101,24 @@ def test_long_chain(user):
     try:
         order = user.topological_order(x)
     except RecursionError:  # raised in the reader's code; this message says what to do instead
-        raise Fail("a chain of 5,000 additions raised RecursionError: Python allows about 1,000 nested "
-                   "calls; use a loop with your own stack (a list) instead of recursion") from None
+        raise Fail(f"topological_order(x) for a chain of 5,000 additions raised RecursionError, expected a "
+                   f"list of {len(reference_order(x)):,} nodes: Python allows about 1,000 nested calls; use a "
+                   "loop with your own stack (a list) instead of recursion") from None
     expect("the number of nodes listed for the chain", len(order) if isinstance(order, list) else order,
            len(reference_order(x)), check="5,000 additions, 5,000 constants and x0: 10,001 nodes")
     check_order(user, x, "the chain", {id(x0): "x0", id(x): "the last node"})
 
 # ---- hints ----
-# - Pop a node. If it is new, mark it visited, push it back, then push its parents on top:
-#   they are popped, and finished, before it.
-# - When you meet the node the second time, all of its parents are listed: append it. A
-#   `None` pushed between the node and its parents marks "the node below me is ready".
-# - A node can sit on the stack twice (the diamond's `a`): the `visited` set makes sure it
-#   is expanded, and listed, once.
+# - Without recursion, how can you come back to a node after all of its parents have been
+#   listed, so that it is listed after them?
+# - Pop a node. The first time you meet it, mark it visited, push it back, push a marker on top
+#   of it, then push its parents above the marker: they are popped, and listed, before the
+#   marker comes up. When the marker comes up, the node under it is ready: list it. The visited
+#   set keeps a node reached along two paths, like the diamond's $a$, from being expanded or
+#   listed twice.
+# - The marker can be `None`: `if node is None: order.append(stack.pop())`; for a node not yet
+#   in `visited`: `visited.add(node)`, `stack.append(node)`, `stack.append(None)`,
+#   `stack.extend(node._prev)`.
 
 # ---- mistake: no visited set ----
 # message: appears 2 times
@@ -149,7 +156,7 @@ def test_long_chain(user):
 #     return order
 
 # ---- mistake: listed before its parents ----
-# message: comes before its parent
+# message: a node comes before its parent
 # replace:
 #         if node is None:               # marker: all parents of the node below it are listed
 #             order.append(stack.pop())

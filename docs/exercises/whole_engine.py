@@ -143,7 +143,7 @@ def topological_order(root):
 # ---- tests ----
 from micrograd.engine import Value as Ref
 
-from scripts.reader.exercise_checks import chain, diamond, expect, expect_value, grads_by_rule, kite, neuron, zero_grads
+from scripts.reader.exercise_checks import Fail, chain, diamond, expect, expect_value, grads_by_rule, kite, neuron, zero_grads
 
 ACCUMULATE = "a value used twice needs +=, not =: each edge adds its share"
 ORDER = ("a node passed its gradient on before every contribution had arrived: visit the nodes "
@@ -230,20 +230,29 @@ def test_every_operation(user):
 def test_long_chain(user):
     """a chain of 5,000 additions: backward() works, x0.grad = 1"""
     x0, x = chain(user.Value, 5000)
-    x.backward()
+    try:
+        x.backward()
+    except RecursionError:  # raised in the reader's code; this message says what to do instead
+        raise Fail("x.backward() on a chain of 5,000 additions raised RecursionError, expected x0.grad = 1.0: "
+                   "Python allows about 1,000 nested calls; sort with a loop over your own stack (a list), "
+                   "not recursion") from None
     ref0, ref = chain(Ref, 5000)
     forward = grads_by_rule(ref, [ref0], order="topological")[0]  # the order not reversed
     expect("x0.grad at the start of the chain", x0.grad, 1.0, likely=[(forward, ORDER)], check=RULE)
 
 # ---- hints ----
-# - The constructor stores `float(data)`, sets `grad` to 0.0, and keeps the other four
-#   arguments as they are.
-# - Every operation is one `return Value(output, "", parents, local derivatives, op)`.
-#   The first two exercises have all six.
-# - `backward()`: `order = topological_order(self)`, seed `self.grad = 1.0`, then the chain
-#   rule with `+=` over `reversed(order)`.
-# - `topological_order`: as in the topological-sort exercise, a loop with your own stack,
-#   not recursion.
+# - Which earlier exercise of this chapter already holds each piece, and what must every
+#   operation store besides its output number?
+# - The constructor keeps the number as a float, starts the gradient at 0 and keeps the rest as
+#   given. Each operation returns a new node with its output, its parents and one local
+#   derivative per parent, as in the first two exercises. The backward pass seeds the root with
+#   1, walks the topological order in reverse, and adds local derivative times upstream gradient
+#   into each parent. The sort loops over its own stack, as in the topological-sort exercise,
+#   since recursion stops at about 1,000 nested calls.
+# - In code: `self.data = float(data)` and `self.grad = 0.0`; each operation is one `return
+#   Value(output, "", parents, local_derivatives, op)`; `backward()` is `order =
+#   topological_order(self)`, `self.grad = 1.0`, then `parent.grad += local * node.grad` for
+#   every edge, over `reversed(order)`.
 
 # ---- mistake: = instead of += ----
 # message: needs +=, not =

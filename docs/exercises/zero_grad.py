@@ -84,13 +84,15 @@ def reference(steps, zero=True, sign=-1):
 
 
 def test_zero_grad(user):
-    """zero_grad sets every .grad to 0.0"""
+    """zero_grad sets every .grad to 0.0 and returns None"""
     params = [Value(1.0), Value(2.0), Value(3.0)]
     for p, g in zip(params, [0.5, -4.0, 2.0]):
         p.grad = g
-    user.zero_grad(params)
+    returned = user.zero_grad(params)
     expect("the grads after zero_grad", [p.grad for p in params], [0.0, 0.0, 0.0],
            check="set p.grad = 0.0 for every p in parameters")
+    expect("zero_grad(params)'s return value", returned, None,
+           check="zero_grad changes the parameters and returns None, as its docstring says: no `return`")
 
 
 def test_first_step(user):
@@ -128,9 +130,14 @@ def test_loss_goes_down(user):
            check="each step moves the parameters against this step's gradient")
 
 # ---- hints ----
-# - `zero_grad` is a two-line loop: `for p in parameters: p.grad = 0.0`.
-# - In `train_step`: `zero_grad(model.parameters())`, then `loss.backward()`. Zeroing after
-#   the backward pass would throw the new gradient away before the update uses it.
+# - The backward pass adds into every gradient and never clears one: what do the parameters'
+#   gradients hold when the second training step begins? And at which point of a step must they
+#   be cleared?
+# - Set every parameter's gradient to zero in each step, before the backward pass: after it,
+#   zeroing would throw away the gradients the update is about to use. The function only changes
+#   the parameters; it gives nothing back.
+# - In `zero_grad`: `for p in parameters: p.grad = 0.0`, and no `return`. In `train_step`:
+#   `zero_grad(model.parameters())`, then `loss.backward()`.
 
 # ---- mistake: zero_grad forgotten ----
 # message: the gradients of earlier steps are still there
@@ -145,3 +152,13 @@ def test_loss_goes_down(user):
 # with:
 #     loss.backward()
 #     zero_grad(model.parameters())
+
+# ---- mistake: zero_grad returns 0 ----
+# message: return value is 0, expected None
+# replace:
+#     for p in parameters:
+#         p.grad = 0.0
+# with:
+#     for p in parameters:
+#         p.grad = 0.0
+#     return 0
