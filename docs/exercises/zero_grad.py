@@ -92,7 +92,7 @@ def test_zero_grad(user):
     expect("the grads after zero_grad", [p.grad for p in params], [0.0, 0.0, 0.0],
            check="set p.grad = 0.0 for every p in parameters")
     expect("zero_grad(params)'s return value", returned, None,
-           check="zero_grad changes the parameters and returns None, as its docstring says: no `return`")
+           check="zero_grad changes the parameters and returns None, as its docstring says: it needs no return statement")
 
 
 def test_first_step(user):

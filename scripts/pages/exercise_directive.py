@@ -3,8 +3,10 @@ exercise of docs/exercises/<name>.py (scripts/reader/exercise_format.py reads it
 
 On the page: a heading one level below the `##` section it is in, the
 instructions, the starter code as a plain code block (readable without
-JavaScript), a hints fold and a solution fold. docs/javascripts/widgets.js finds
-it and loads exercise.js: the editor, Run and Reset.
+JavaScript), a fold of numbered hints (`.exercise-hints`) and a solution fold
+(`.exercise-solution`). docs/javascripts/widgets.js finds it and loads
+exercise.js: the editor, Run and Reset, the hints one at a time, the solution
+offered after two tries and shown beside the reader's code.
 Evaluated as the other directives are (scripts/pages/directives.py): by pytest and
 by the build, at its place in the page. An unknown exercise, or one whose file
 breaks the format, fails with page and line.
@@ -55,7 +57,7 @@ def exercise_markdown(exercise, number, level):
     level: its heading level. The page's Python runtime is named once per page, by
     scripts/build/hooks/python_runtime.py, not here.
     """
-    hints = "\n".join(f"    - {hint}" for hint in exercise.hints)
+    hints = "\n".join(f"    {n}. {hint}" for n, hint in enumerate(exercise.hints, 1))
     parts = [
         (f'<div class="exercise" data-exercise="{exercise.name}" '
          f'data-starter-hash="{starter_hash(exercise)}" data-version="{version(exercise)}" markdown>'),
@@ -71,9 +73,15 @@ def exercise_markdown(exercise, number, level):
         "</div>",
         "",
     ]
+    # Without JavaScript there is no Run, so no try can be counted: the hints and the solution
+    # are closed folds the reader opens, all of them, when they choose (hiding the solution
+    # until two Runs would hide it for good). With JavaScript, exercise.js turns the hints into
+    # one-at-a-time reveals and offers the solution after two tries, or on a confirmed ask,
+    # beside the reader's code; the wrappers below are what it finds.
     if exercise.hints:
-        parts += ['??? tip "Hints"', "", hints, ""]
-    parts += ['??? success "Solution"', "", _fence(exercise.solution, indent="    "), "", "</div>", ""]
+        parts += ['<div class="exercise-hints" markdown>', "", '??? tip "Hints"', "", hints, "", "</div>", ""]
+    parts += ['<div class="exercise-solution" markdown>', "", '??? success "Solution"', "",
+              _fence(exercise.solution, indent="    "), "", "</div>", "", "</div>", ""]
     return "\n".join(parts)
 
 

@@ -13,7 +13,9 @@
  * "bv-engine-map": the Your engine page's map and the text it was drawn for (widgets/engine-map.js);
  * "bv:<path>#<id>": a stepper's or a visit-order widget's state (shared/graph.js: remember).
  * And as plain text, not JSON, in localStorage: "bv-exercise:<name>:<starter hash>", the reader's
- * code of an exercise (widgets/exercise.js; store.js: readText).
+ * code of an exercise (widgets/exercise.js; store.js: readText), and "bv-exercise-tries:<name>:<version>",
+ * JSON as text, {runs, hints, solution}: its tries (Runs of the reader's own code), the hints shown and
+ * whether its solution is open (widgets/exercise.js).
  * @typedef {{
  *   "bv-progress": Object<string, PageProgress>,
  *   "bv-engine": {use?: "yours" | "micrograd", check?: EngineCheck},

@@ -19,6 +19,9 @@
 // so a changed exercise starts afresh instead of showing code written for the old one.
 // Reset puts the starter back and offers Undo.
 //
+// Hints and the solution (issue 47) are exercise-help.js's: the hints one at a time, the solution
+// offered after two tries of the reader's own code, or on a confirmed ask, beside their code.
+//
 // Progress (progress.js): a Run whose every test passed dispatches a "bv-check" event, with
 // the code that ran (`code`): the whole-engine exercise's becomes the reader's engine
 // (engine-switch.js), the code that passed and not any edit made since.
@@ -70,8 +73,10 @@ export function init(block) {
 
   const key = `${KEEP}:${name}:${block.dataset.starterHash ?? ""}`;
   const state = { block, name, title, starter, starterBox, host, run, stop, reset, undo, status, report, key,
-    editor: null, loading: null, running: false, controller: null, beforeReset: null };
+    editor: null, loading: null, running: false, controller: null, beforeReset: null, help: null };
   block.exerciseState = state; // the editor and the run state, for the browser tests
+  // the hints and the solution; without them (a failed load) the build's folds stay, and Run works
+  state.help = import("./exercise-help.js").then((help) => { help.setUp(state); return help; }, () => null);
   run.addEventListener("click", () => runTests(state));
   stop.addEventListener("click", () => state.controller?.abort());
   reset.addEventListener("click", () => resetCode(state));
@@ -160,6 +165,8 @@ async function runTests(state) {
       signal: state.controller.signal,
     });
     show(state, result, code);
+    const graded = result.kind === "result" || result.kind === "timeout";
+    if (graded && code !== state.starter) (await state.help)?.countTry(state); // a try of the reader's own code
   } catch (error) {
     show(state, { kind: "error", message: String(error.message ?? error) });
   } finally {
@@ -222,3 +229,4 @@ function show(state, result, code = null) {
       element("pre", { class: "exercise-output" }, element("code", { text: output.replace(/\n$/, "") })));
   }
 }
+
