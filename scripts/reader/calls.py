@@ -57,9 +57,12 @@ def _diagnose(blocks, upto, edits, source):
     return diagnose(blocks, int(upto), edits or {}, source)
 
 
-def _run_exercise(exercise, code):
-    """An exercise's tests on the reader's code: {results, output, note, tests_ran, code_ran, summary}."""
-    return run_dict(exercise, code)
+def _run_exercise(exercise, code, engine=None):
+    """An exercise's tests on the reader's code: {results, output, note, tests_ran, code_ran, summary,
+    engine}. engine: None, or the reader's engine source: an exercise that touches only the engine's
+    public interface is graded with its Value (exercise_runner.not_on_engine); EngineError for a
+    source without a usable Value, as run_blocks."""
+    return run_dict(exercise, code, None if engine is None else load(engine))
 
 
 def _trace_stepper(graph, values, engine=None):

@@ -12,6 +12,11 @@ import math
 
 from scripts.reader.reader_code import take_graphs_apart
 
+# The helpers below that read this engine's internals (_prev, _local, topological_order): an
+# exercise whose tests use one is graded on micrograd's engine only, never on a reader's
+# (scripts/reader/exercise_runner.py: not_on_engine).
+INTERNAL = ("grads_by_rule", "zero_grads", "topological")
+
 
 class Fail(Exception):
     """Raised by a test: the message is shown to the reader as is."""

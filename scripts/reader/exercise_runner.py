@@ -1,8 +1,11 @@
 """Run a reader's code for an exercise and grade it with the exercise's tests.
 
-run(exercise, code) -> Report: the code in a fresh namespace, then every
+run(exercise, code, engine=None) -> Report: the code in a fresh namespace, then every
 test_* function of the exercise's tests section, each given the reader's
-names; nothing the reader's code does escapes as an exception. The browser's
+names; nothing the reader's code does escapes as an exception. With `engine`, a
+reader's Value (scripts/reader/your_engine.py: load), an exercise that touches only
+the engine's public interface is graded with that Value as micrograd.engine.Value
+(not_on_engine says which do). The browser's
 Python worker (docs/javascripts/python/python-worker.js) calls run_dict through scripts/reader/calls.py. Stdlib
 only: it runs under pytest (CPython) and in Pyodide.
 """
@@ -11,9 +14,11 @@ import ast
 import contextlib
 import dataclasses
 import io
+import re
 import traceback
 
-from scripts.reader.exercise_checks import Fail, release_deep_graphs
+from scripts.reader.engine_swap import applies, installed
+from scripts.reader.exercise_checks import INTERNAL, Fail, release_deep_graphs
 from scripts.reader.exercise_format import ExerciseFormatError, load
 from scripts.reader.reader_code import clip, describe, no_input, text_of
 
@@ -41,6 +46,7 @@ class Report:
     note: str = ""  # e.g. blanks still to fill in
     tests_ran: bool = True
     code_ran: bool = True
+    engine: str = "micrograd"  # the engine the tests ran on: "micrograd", or "yours" (the reader's)
 
     @property
     def passed(self):
@@ -69,16 +75,36 @@ class ReaderNames:
             raise Fail(f"your code defines no `{name}`: keep the name from the starter code") from None
 
 
-def run(exercise, code):
+def not_on_engine(exercise, Value=None):
+    """Why `exercise` is not graded on a reader's engine `Value`: a list[str], empty when it is.
+
+    It is when its tests and its solution touch only the engine's public interface
+    (scripts/reader/engine_swap.py: applies) and its tests use none of the helpers that read
+    micrograd's internals (exercise_checks.INTERNAL): a training step, a gradient check. An
+    exercise that builds the engine itself (chapter 4's, but zero_grad) reads its internals."""
+    reasons = [*applies(exercise.tests, Value), *applies(exercise.solution, Value)]
+    reasons += [f"its tests use {name} (this engine's internals)" for name in INTERNAL
+                if re.search(rf"\b{name}\b", exercise.tests)]
+    return list(dict.fromkeys(reasons))
+
+
+def run(exercise, code, engine=None):
     """Run the reader's `code` (str) for `exercise` (an Exercise or its name); return a Report.
 
     The code runs in a fresh namespace, then every test_* function of the
     exercise's tests, in file order, each given the reader's names. Never
     raises for anything the reader's code does: a syntax error, an exception
-    or a missing name becomes a failed Result with a message.
+    or a missing name becomes a failed Result with a message. engine: None, or a
+    reader's Value class: when not_on_engine gives no reason, the code and the tests
+    run with it installed as micrograd.engine.Value, and Report.engine is "yours".
     """
     if isinstance(exercise, str):
         exercise = load(exercise)
+    if engine is not None and not not_on_engine(exercise, engine):
+        with installed(engine):
+            report = run(exercise, code)
+        report.engine = "yours"
+        return report
     output = io.StringIO()
     note = _blanks_note(code)
     try:
@@ -104,13 +130,13 @@ def run(exercise, code):
     return Report(results, clip(output.getvalue()), note)
 
 
-def run_dict(name, code):
-    """run(name, code) as the page reads it (scripts/reader/calls.py: run_exercise): {"results": [{name,
-    passed, message}], "output", "note", "tests_ran", "code_ran", "summary"}."""
-    report = run(name, code)
+def run_dict(name, code, engine=None):
+    """run(name, code, engine) as the page reads it (scripts/reader/calls.py: run_exercise): {"results":
+    [{name, passed, message}], "output", "note", "tests_ran", "code_ran", "summary", "engine"}."""
+    report = run(name, code, engine)
     return {"results": [dataclasses.asdict(r) for r in report.results], "output": report.output,
             "note": report.note, "tests_ran": report.tests_ran, "code_ran": report.code_ran,
-            "summary": report.summary}
+            "summary": report.summary, "engine": report.engine}
 
 
 def _tests(exercise):

@@ -219,7 +219,8 @@ def test_print_output_is_captured_not_printed(capsys):
 def test_the_page_calls_run_exercise_with_json_and_reads_json():
     args = {"exercise": "chain_rule", "code": exercise_format.load("chain_rule").solution}
     data = json.loads(calls.call_json("run_exercise", json.dumps(args)))["value"]
-    assert set(data) == {"results", "output", "note", "tests_ran", "code_ran", "summary"}
+    assert set(data) == {"results", "output", "note", "tests_ran", "code_ran", "summary", "engine"}
+    assert data["engine"] == "micrograd"
     assert data["tests_ran"] is True and data["code_ran"] is True
     assert data["results"] and all(set(r) == {"name", "passed", "message"} and r["passed"] for r in data["results"])
 

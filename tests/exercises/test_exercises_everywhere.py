@@ -3,9 +3,12 @@ it, not only chapter 4's seven: the chapter's downloaded notebook (`%%exercise`,
 `%check_exercise`, graded by the wheel's grader as the page grades it), the chapter's
 progress (the build's record of the page's checks), the site's Python zip and the engine's
 wheel. tests/exercises/test_exercises_browser.py grades them in the browser; the page's
-own Run is the same call for any page (every page names the runtime: python_runtime.py)."""
+own Run is the same call for any page (every page names the runtime: python_runtime.py). With
+"Run on: your engine", an exercise that touches only the engine's public interface is graded on
+the reader's engine (scripts/reader/exercise_runner.py: not_on_engine)."""
 
 import io
+import json
 import re
 import zipfile
 
@@ -20,7 +23,8 @@ from scripts.notebooks.chapter_notebook import EXERCISE_MAGICS, chapter_notebook
 from scripts.pages import exercise_directive
 from scripts.pages.directives import Collector
 from scripts.pages.exercise_directive import ExerciseParser
-from scripts.reader import exercise_format
+from scripts.reader import calls, exercise_format, exercise_runner, your_engine
+from tests import engines
 
 _INCLUDE = re.compile(r"^<!-- exercise: ([a-z0-9_]+) -->[ \t]*$", re.MULTILINE)
 PAGES = {page: _INCLUDE.findall(page.read_text(encoding="utf-8")) for page in sorted((ROOT / "docs").rglob("*.md"))}
@@ -76,3 +80,38 @@ def test_every_exercise_is_in_the_sites_python_and_the_engines_wheel():
     for name in exercise_format.names():
         assert f"docs/exercises/{name}.py" in in_zip, name
         assert f"{wheel.GRADER}/docs/exercises/{name}.py" in in_wheel, name
+
+
+# --- On the reader's own engine, where it applies ---------------------------------------
+
+ON_ENGINE = [name for name in exercise_format.names()
+             if not exercise_runner.not_on_engine(exercise_format.load(name))]
+
+
+def test_an_exercise_that_builds_the_engine_is_graded_on_micrograd_and_one_that_uses_it_on_yours():
+    """Chapter 4's engine-building exercises read the engine's internals (`_local`, `_prev`, the
+    helpers that walk them); the training step uses only its public interface."""
+    assert "zero_grad" in ON_ENGINE
+    whole = exercise_runner.not_on_engine(exercise_format.load("whole_engine"))
+    assert "reads _local (this engine's internals)" in whole
+    assert "its tests use grads_by_rule (this engine's internals)" in exercise_runner.not_on_engine(
+        exercise_format.load("backward"))
+    lecture = your_engine.load(engines.source("lecture"))
+    report = exercise_runner.run("chain_rule", exercise_format.load("chain_rule").solution, lecture)
+    assert report.passed and report.engine == "micrograd"
+
+
+@pytest.mark.parametrize("engine", engines.FILES)
+@pytest.mark.parametrize("name", ON_ENGINE)
+def test_on_a_readers_engine_the_solution_passes_and_every_mistake_fails_with_its_message(name, engine):
+    """The book's engine, the lecture's closures and micrograd 0.1.0's own, each as a reader's
+    engine file (tests/engines/), in place of micrograd's, through the page's call (calls.py)."""
+    exercise = exercise_format.load(name)
+    source = engines.source(engine)
+    args = {"exercise": name, "code": exercise.solution, "engine": source}
+    report = json.loads(calls.call_json("run_exercise", json.dumps(args)))["value"]
+    assert report["engine"] == "yours" and all(r["passed"] for r in report["results"]), report
+    for mistake in exercise.mistakes:
+        report = exercise_runner.run(exercise, mistake.apply(exercise.solution), your_engine.load(source))
+        assert report.engine == "yours" and not report.passed
+        assert any(mistake.message in r.message for r in report.results if not r.passed), mistake.name

@@ -8,7 +8,7 @@
  * The functions of scripts/reader/calls.py, each with its arguments (JSON) and its value.
  * @typedef {{
  *   run_blocks: {blocks: Block[], upto: number, edits: Object<string, string>, engine?: string | null},
- *   run_exercise: {exercise: string, code: string},
+ *   run_exercise: {exercise: string, code: string, engine?: string | null},
  *   trace_stepper: {graph: object[], values: Object<string, string>, engine?: string | null},
  *   playground: {expression: string, values: string, engine?: string | null, against?: Against},
  *   check_engine: {source: string},
@@ -47,7 +47,7 @@
  * @typedef {{results: BlockResult[], seconds: number, python: string, bits: number}} BlocksReport
  *   run_blocks' value
  * @typedef {{results: {name: string, passed: boolean, message: string}[], output: string, note: string,
- *   tests_ran: boolean, code_ran: boolean, summary: string}} ExerciseReport
+ *   tests_ran: boolean, code_ran: boolean, summary: string, engine: string}} ExerciseReport
  *   run_exercise's value (scripts/reader/exercise_runner.py: run_dict)
  * @typedef {{
  *   run_blocks: BlocksReport,

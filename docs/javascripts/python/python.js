@@ -93,11 +93,13 @@ export function call(fn, args, options) {
 
 /**
  * The reader's code against one exercise's tests, in a worker that has run nothing else:
- * call("run_exercise"), whose report is {results, output, note}.
- * @param {{exercise: string, code: string} & CallOptions} options
+ * call("run_exercise"), whose report is {results, output, note, engine}. engine: the reader's engine
+ * source, for an exercise their engine can run (scripts/reader/exercise_runner.py: not_on_engine).
+ * @param {{exercise: string, code: string, engine?: string | null} & CallOptions} options
  */
-export function runExercise({ exercise, code, ...options }) {
-  return call("run_exercise", { exercise, code }, { ...options, runningText: "Running the tests…", fresh: true });
+export function runExercise({ exercise, code, engine = null, ...options }) {
+  return call("run_exercise", engine ? { exercise, code, engine } : { exercise, code },
+    { ...options, runningText: "Running the tests…", fresh: true });
 }
 
 /**

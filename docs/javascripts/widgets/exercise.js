@@ -157,9 +157,13 @@ async function runTests(state) {
     const editor = await loadEditor(state);
     const code = editor ? editor.getCode() : state.starter;
     const { runExercise } = await import("../python/python.js");
+    // "Run on: your engine" (engine-switch.js): the tests run on the reader's engine where the
+    // exercise touches only its public interface; the report says which engine ran them
+    const { engine } = await import("../python/reader-engine.js");
     const result = await runExercise({
       exercise: state.name,
       code,
+      engine: engine(),
       timeoutMs: Number(state.block.dataset.timeoutMs) || DEFAULT_TIMEOUT_MS,
       onProgress: (text) => { state.status.textContent = text; },
       signal: state.controller.signal,
@@ -201,7 +205,8 @@ function show(state, result, code = null) {
   // python.js's seconds(), written here: this module loads before python.js, on the page's first sight of an exercise
   const seconds = (ms) => `${(ms / 1000).toFixed(ms < 1000 ? 2 : 1)} s`;
   // a syntax error: none of the reader's code ran (a third read-only audit: "ended in an error after 0.01 s")
-  const took = testsRan ? `the tests ran in ${seconds(result.runMs)}`
+  const on = result.report.engine === "yours" ? " on your engine" : "";
+  const took = testsRan ? `the tests ran${on} in ${seconds(result.runMs)}`
     : result.report.code_ran === false ? "your code could not be read (a syntax error), so none of it ran"
       : `your code ended in an error after ${seconds(result.runMs)}, before the tests`;
   status.textContent = restarted + (result.started ? `${result.started}; ${took}.`
