@@ -79,10 +79,13 @@ def not_on_engine(exercise, Value=None):
     """Why `exercise` is not graded on a reader's engine `Value`: a list[str], empty when it is.
 
     It is when its tests and its solution touch only the engine's public interface
-    (scripts/reader/engine_swap.py: applies) and its tests use none of the helpers that read
-    micrograd's internals (exercise_checks.INTERNAL): a training step, a gradient check. An
-    exercise that builds the engine itself (chapter 4's, but zero_grad) reads its internals."""
-    reasons = [*applies(exercise.tests, Value), *applies(exercise.solution, Value)]
+    (scripts/reader/engine_swap.py: applies), its tests use none of the helpers that read
+    micrograd's internals (exercise_checks.INTERNAL), and it is no prediction (what this book's
+    engine prints): a training step, a gradient check. An exercise that builds the engine
+    itself (chapter 4's, but zero_grad) reads its internals. run() checks one thing more,
+    at the Run: that the exercise's own solution passes on the reader's engine."""
+    reasons = ["a prediction is of what this book's engine prints"] if exercise.kind == "predict" else []
+    reasons += [*applies(exercise.tests, Value), *applies(exercise.solution, Value)]
     reasons += [f"its tests use {name} (this engine's internals)" for name in INTERNAL
                 if re.search(rf"\b{name}\b", exercise.tests)]
     return list(dict.fromkeys(reasons))
@@ -95,15 +98,22 @@ def run(exercise, code, engine=None):
     exercise's tests, in file order, each given the reader's names. Never
     raises for anything the reader's code does: a syntax error, an exception
     or a missing name becomes a failed Result with a message. engine: None, or a
-    reader's Value class: when not_on_engine gives no reason, the code and the tests
-    run with it installed as micrograd.engine.Value, and Report.engine is "yours".
+    reader's Value class: when not_on_engine gives no reason and the exercise's own
+    solution passes on it (an engine can differ where its tests look: micrograd 0.1.0
+    has no tanh), the code and the tests run with it installed as micrograd.engine.Value,
+    and Report.engine is "yours"; otherwise on micrograd, and the note says why.
     """
     if isinstance(exercise, str):
         exercise = load(exercise)
     if engine is not None and not not_on_engine(exercise, engine):
         with installed(engine):
-            report = run(exercise, code)
-        report.engine = "yours"
+            if run(exercise, exercise.solution).passed:
+                report = run(exercise, code)
+                report.engine = "yours"
+                return report
+        report = run(exercise, code)
+        report.note = " ".join(filter(None, [report.note, "Graded on micrograd, not on your engine: this "
+                                             "exercise's own solution does not pass on your engine."]))
         return report
     output = io.StringIO()
     note = _blanks_note(code)
