@@ -7,9 +7,11 @@ instructions (Markdown), followed by sections, each opened by a marker line:
 
     # ---- kind: <kind> ----         what the reader does: derive, build, debug or predict
     # ---- starter ----              code the reader starts from; `...` marks a blank
-    # ---- solution ----             a correct answer, shown in a fold on the page
+    # ---- solution ----             a correct answer, offered on the page after two tries
     # ---- tests ----                functions test_<what>(user), run in file order
-    # ---- hints ----                "# - " starts a hint (Markdown); "#   " continues it
+    # ---- hints ----                "# - " starts a hint (Markdown); "#   " continues it; three or
+                                     more: a question, the approach, then the code (the first two
+                                     hold none: tests/exercises/test_exercise_rules.py)
     # ---- mistake: <name> ----      a classic mistake, written as an edit of the solution:
     # message: <text that one failing test's message must contain>
     # replace: <line(s) of the solution>

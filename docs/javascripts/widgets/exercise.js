@@ -19,8 +19,7 @@
 // so a changed exercise starts afresh instead of showing code written for the old one.
 // Reset puts the starter back and offers Undo.
 //
-// Hints and the solution (issue 47) are exercise-help.js's: the hints one at a time, the solution
-// offered after two tries of the reader's own code, or on a confirmed ask, beside their code.
+// Hints and the solution (issue 47): exercise-help.js.
 //
 // Progress (progress.js): a Run whose every test passed dispatches a "bv-check" event, with
 // the code that ran (`code`): the whole-engine exercise's becomes the reader's engine
@@ -75,7 +74,7 @@ export function init(block) {
   const state = { block, name, title, starter, starterBox, host, run, stop, reset, undo, status, report, key,
     editor: null, loading: null, running: false, controller: null, beforeReset: null, help: null };
   block.exerciseState = state; // the editor and the run state, for the browser tests
-  // the hints and the solution; without them (a failed load) the build's folds stay, and Run works
+  // a failed load leaves the build's folds, and Run
   state.help = import("./exercise-help.js").then((help) => { help.setUp(state); return help; }, () => null);
   run.addEventListener("click", () => runTests(state));
   stop.addEventListener("click", () => state.controller?.abort());
@@ -157,8 +156,7 @@ async function runTests(state) {
     const editor = await loadEditor(state);
     const code = editor ? editor.getCode() : state.starter;
     const { runExercise } = await import("../python/python.js");
-    // "Run on: your engine" (engine-switch.js): the tests run on the reader's engine where the
-    // exercise touches only its public interface; the report says which engine ran them
+    // "Run on: your engine": the reader's engine, where it applies (exercise_runner.not_on_engine)
     const { engine } = await import("../python/reader-engine.js");
     const result = await runExercise({
       exercise: state.name,
@@ -170,7 +168,7 @@ async function runTests(state) {
     });
     show(state, result, code);
     const graded = result.kind === "result" || result.kind === "timeout";
-    if (graded && code !== state.starter) (await state.help)?.countTry(state); // a try of the reader's own code
+    if (graded && code !== state.starter) (await state.help)?.countTry(state); // a try
   } catch (error) {
     show(state, { kind: "error", message: String(error.message ?? error) });
   } finally {
