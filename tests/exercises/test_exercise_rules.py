@@ -26,6 +26,7 @@ _PYTHON = re.compile(r"\*\*|\+=|-=|\*=|/=|==|!=|->|\b[A-Za-z_]\w+\.[A-Za-z_]\w*|
                      r"|\b(def|return|lambda|import|elif|None|True|False)\b|\bfor \w+ in\b|\[\s*\]|\w\[\w")
 # Math is not code: $...$ and $$...$$ are read as math (KaTeX on the page).
 _MATH = re.compile(r"\$\$.+?\$\$|\$[^$\n]+\$", re.DOTALL)
+_CODE_SPAN = re.compile(r"(`+).+?\1", re.DOTALL)
 
 
 def code_in(text):
@@ -38,6 +39,7 @@ def test_code_in_finds_code_and_lets_prose_and_math_be():
     for code in ["write `1.0 - t * t`", "x**n is n * x**(n - 1)", "parent.grad grows", "call zero_grad(ps)",
                  "return the loss", "use +=", "order[0]", "    t = 1"]:
         assert code_in(code), code
+    assert not _PYTHON.search(_CODE_SPAN.sub(" ", "write `x**n` and `node.grad`"))
     for prose in ["What does a nudge of $x$ by $h$ do to $x^n$?", "The slope is $n x^{n-1}$, e.g. 12 at 2.",
                   "Add each edge's share, do not overwrite it.", "$$\\frac{d}{dx}\\tanh x = 1 - t^2$$"]:
         assert not code_in(prose), prose
@@ -58,6 +60,15 @@ def test_the_hints_teach_before_they_tell(name):
     for n, hint in enumerate(hints[:2], 1):
         assert not code_in(hint), f"{where}: hint {n} holds code {code_in(hint)}; the first two hold none: {hint!r}"
     assert any(code_in(hint) for hint in hints[2:]), f"{where}: no hint after the second gives the code"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_code_in_a_hint_is_in_a_code_span(name):
+    """Issue 46: a hint rendered `x**n is n * x**(n - 1)` with its middle in bold and no
+    exponents. Python outside a code span or math is read as Markdown; so none is left there."""
+    for n, hint in enumerate(exercise_format.load(name).hints, 1):
+        bare = _CODE_SPAN.sub(" ", _MATH.sub(" ", hint))
+        assert not _PYTHON.search(bare), f"docs/exercises/{name}.py: hint {n} has code outside `...`: {hint!r}"
 
 
 @pytest.mark.parametrize("name", NAMES)
