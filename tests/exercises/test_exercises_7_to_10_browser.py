@@ -95,10 +95,14 @@ def test_an_exercise_reads_at_both_widths_in_both_schemes(pages, width, scheme):
         _, rows, _ = run(page, name)
         assert any(exercise.mistakes[0].message in message for _, _, message in rows), rows
         box = block(page, name)
-        for fold in box.locator("details").all():
-            if fold.get_attribute("open") is None:
-                fold.locator("summary").click()
-        assert box.locator("details[open]").count() == 2, "the hints and the solution are open"
+        while box.locator(".exercise-hint-next").is_visible():  # hints open one at a time (exercise-help.js)
+            box.locator(".exercise-hint-next").click()
+        if box.locator(".exercise-solution-panel").is_hidden():
+            box.locator(".exercise-solution-button").click()
+            if box.locator(".exercise-confirm").is_visible():  # asked for before two tries: confirmed
+                box.locator(".exercise-confirm-yes").click()
+        assert box.locator(".exercise-hint-list > li:not([hidden])").count() == len(exercise.hints)
+        assert box.locator(".exercise-solution-panel").is_visible(), "the hints and the solution are open"
         widths = page.evaluate("""name => {
             const box = document.querySelector(`.exercise[data-exercise="${name}"]`);
             return [document.documentElement.scrollWidth, box.getBoundingClientRect().right];
@@ -113,9 +117,8 @@ def test_an_exercise_reads_at_both_widths_in_both_schemes(pages, width, scheme):
             return result.violations.map(v => `${v.id}: ${v.nodes.slice(0, 3).map(n => n.target.join(' '))}`);
         }""", name)
         assert violations == []
-        for fold in box.locator("details").all():
-            if fold.get_attribute("open") is not None:
-                fold.locator("summary").click()
+        if box.locator(".exercise-solution-panel").is_visible():
+            box.locator(".exercise-solution-button").click()  # "Hide the solution"
     finally:
         set_scheme(page, "default")
         page.set_viewport_size({"width": 1280, "height": 800})
