@@ -214,19 +214,19 @@ def test_a_chain_of_every_operation(user):
            check="each closure adds local derivative * out.grad to its inputs' grads")
 
 # ---- hints ----
-# - Question: when `backward()` calls `out._backward()`, which number says how much the final
-#   output moves per unit of `out`?
-#   Idea: that is `out.grad`, the upstream gradient, and it is complete only then. Every closure
-#   multiplies its local derivative by it, reading it inside the function, not before.
-#   Code: `self.grad += 1.0 * out.grad` for each input of `+`.
-# - Question: if `a * b` grows by a small h in `a`, how much does the product grow?
-#   Idea: by `b`·h, so the edge from `a` carries `b`'s data and the edge from `b` carries `a`'s:
-#   the multiply gate swaps its inputs.
-#   Code: `self.grad += other.data * out.grad` and `other.grad += self.data * out.grad`.
-# - Question: which number does tanh's local derivative need, the input or the output?
-#   Idea: d tanh(x)/dx = 1 - tanh(x)², and `t` already holds tanh(x); the closure can read it
-#   because it was defined where `t` was.
-#   Code: `self.grad += (1 - t**2) * out.grad`.
+# - When the backward pass calls a node's closure, which number says how much the final output
+#   moves per unit of that node, and is it complete yet? If a product's first factor grows by a
+#   small $h$, how much does the product grow? Does tanh's local derivative need its input or
+#   its output?
+# - That number is the node's own gradient, the upstream gradient, and it is complete only when
+#   the node's turn comes: each closure reads it when it runs, multiplies each local derivative
+#   by it and adds the result to that input's gradient. A product $a \cdot b$ grows by $b \cdot
+#   h$, so the edge from $a$ carries $b$'s number and the edge from $b$ carries $a$'s: the
+#   multiply gate swaps its inputs. For tanh, $\frac{d}{dx} \tanh x = 1 - t^2$ with $t = \tanh
+#   x$, the output, which the closure can still read because it was defined where $t$ was.
+# - For each input of `+`: `self.grad += 1.0 * out.grad`. For `*`: `self.grad += other.data *
+#   out.grad` and `other.grad += self.data * out.grad`. For tanh: `self.grad += (1 - t**2) *
+#   out.grad`.
 
 # ---- mistake: = instead of += ----
 # message: needs +=, not =
