@@ -289,3 +289,54 @@ def test_hidden_setup_blocks_that_did_not_run_are_counted_and_not_said_to_do_so_
     assert said == ["Blocks 1 to 2 ran in 0.05 s. A hidden setup block did not run.",
                     "Blocks 1 to 2 ran in 0.05 s. 2 hidden setup blocks did not run.",
                     "Block 1 ran in 0.05 s; block 2 did not run. A hidden setup block did not run either."]
+
+
+# An engine whose tanh raises: it passes the engine's check (a * b + a), and every block of
+# chapter 4 that calls tanh fails on it.
+TANH_REFUSED = ("\ndef _refused(self):\n    raise RuntimeError('planted: this tanh refuses')\n\n"
+                "Value.tanh = _refused\n")
+
+
+def test_a_run_far_down_names_failed_blocks_that_never_came_near_and_links_to_them(browser, origin):
+    """Issue 44, item 6: chapter 4 opened fresh, the zero_grad quiz's answer open, Run on its
+    block gave "The result could not be shown (Cannot read properties of null (reading 'id'))":
+    the message names the earlier blocks that failed by their Run bars, and a block that never came
+    near the viewport (a reader's page binds bars as they come near) had none. The link makes it."""
+    from tests.engines import source
+
+    page = browser.new_page(bind_at_once=False, viewport={"width": 1280, "height": 900})
+    page.goto(f"{origin}/", wait_until="load")  # the reader's engine kept, then chapter 4 opened fresh
+    engine = source("book") + TANH_REFUSED
+    page.evaluate("""text => {
+        localStorage.setItem('bv-engine-source', JSON.stringify({ name: 'refuses.py', text }));
+        localStorage.setItem('bv-engine', JSON.stringify({ use: 'yours',
+            check: { text, ok: true, shape: 'book', message: '' } }));
+    }""", engine)
+    page.goto(f"{origin}/04-engine/#zero_grad-and-forgetting-it", wait_until="load")
+    page.wait_for_function(f"() => {RUN}")
+    n = page.evaluate(f"""() => {{
+        const fold = [...document.querySelectorAll('details')].find((d) => d.textContent.includes('zero_grad()')
+            && d.querySelector(':scope > summary')?.textContent.trim() === 'Answer');
+        fold.querySelector(':scope > summary').click();
+        const block = {RUN}.blocks.find((b) => fold.contains(b.code));
+        block.code.scrollIntoView({{ block: 'center' }});
+        return block.n;
+    }}""")
+    page.wait_for_function(f"n => {RUN}.blocks[n - 1].bar", arg=n)
+    unbound = page.evaluate(f"() => {RUN}.blocks.filter((b) => !b.bar).map((b) => b.n)")
+    page.evaluate(f"n => {RUN}.blocks[n - 1].run.click()", n)
+    page.wait_for_function(f"n => {{ const b = {RUN}.blocks[n - 1]; return !b.running && b.result; }}",
+                           arg=n, timeout=90_000)
+    progress, named = page.evaluate(f"""n => {{
+        const b = {RUN}.blocks[n - 1];
+        return [b.progress.textContent, [...b.output.querySelectorAll('.bv-run-earlier a.bv-run-link')]
+            .map((a) => Number(a.textContent.replace('Block ', '')))];
+    }}""", n)
+    assert "could not be shown" not in progress, progress
+    output = page.evaluate(f"n => {RUN}.blocks[n - 1].output.textContent", n)
+    assert "Ran on your engine." in progress, (progress, output)
+    far = [m for m in named if m in unbound]
+    assert far, (named, unbound)  # a failed block that had no bar when the Run ended
+    page.locator(".bv-run-earlier a.bv-run-link", has_text=f"Block {far[0]}").first.click()
+    assert page.evaluate(f"m => document.activeElement === {RUN}.blocks[m - 1].run", far[0])
+    page.close()

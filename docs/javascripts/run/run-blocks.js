@@ -93,6 +93,16 @@ function saveEdit(page, n, source, code) {
   write(page.store, Object.keys(edits).length ? edits : null, { session: true });
 }
 
+/**
+ * Block `state`'s Run bar, made now if the block has not come near the viewport yet: a Run's
+ * message links to an earlier block, which may never have been near (a reader who opened the page
+ * at a section far down). Returns the bar.
+ */
+export function barOf(state) {
+  setUpBar(state);
+  return state.bar;
+}
+
 /** Block `state`'s Run bar, editor box, progress line and output, in its kept place. */
 function setUpBar(state) {
   if (state.bar) return;

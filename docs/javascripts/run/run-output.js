@@ -5,6 +5,7 @@
 
 import { FRESH, seconds } from "../python/python.js"; // loaded before any result comes
 import { element } from "../shared/dom.js";
+import { barOf } from "./run-blocks.js"; // loaded already: it loads this module
 
 const lastLine = (text) => text.trim().split("\n").pop();
 
@@ -156,15 +157,18 @@ function problem(r) {
 /**
  * "Block 3" as a link to it; for a block in a closed fold, with where it is, and the link
  * opens the fold (and every fold around it) and puts the focus on the block's Run button.
+ * The block may have no bar yet (it never came near the viewport): the link makes it when
+ * followed (a new reader's audit: a fresh load of chapter 4, Run far down, an earlier block
+ * failing, gave "The result could not be shown (Cannot read properties of null (reading 'id'))").
  */
 function blockName(block) {
-  const link = element("a", { href: `#${block.bar.id}`, class: "bv-run-link", text: `Block ${block.n}` });
+  const link = element("a", { href: `#bv-block-${block.n}`, class: "bv-run-link", text: `Block ${block.n}` });
   link.addEventListener("click", (event) => {
     event.preventDefault();
     for (let fold = block.code.closest("details"); fold; fold = fold.parentElement.closest("details")) {
       fold.open = true;
     }
-    block.bar.scrollIntoView({ block: "center" });
+    barOf(block).scrollIntoView({ block: "center" });
     block.run.focus({ preventScroll: true });
   });
   const fold = block.code.closest("details:not([open])");
