@@ -216,12 +216,17 @@ def test_a_message_naming_a_folded_block_says_where_it_is_and_its_link_opens_it(
                       folded["n"])
 
 
-def test_a_figure_block_keeps_the_builds_figure_and_says_it_shows_the_unedited_code(chapter, site):
+def test_a_figure_block_keeps_the_builds_figure_and_says_where_it_comes_from(chapter, site):
+    """Issue 44, item 10: Run on an unedited figure block said "The figure below shows the unedited
+    code", though nothing was edited: the note says where the figure comes from, and no edit."""
     page = chapter.page
     block = next(b for b in visible(site, "04-engine") if b["figure"] and open_on_screen(page, b["n"]))
     run_block(page, block["n"])
     output, _, _ = shown(page, block["n"])
-    assert "The figure below shows the unedited code, drawn when the site was built" in output
+    assert "The figure below was drawn from this code when the site was built." in output
+    notes = page.evaluate(f"n => [...{RUN}.blocks[n - 1].output.querySelectorAll(':scope > p')]"
+                          ".map((p) => p.textContent)", block["n"])
+    assert not [note for note in notes if "edit" in note.lower()], notes
     figure = page.evaluate(f"""n => {{
         const output = {RUN}.blocks[n - 1].output;
         return output.parentElement.nextElementSibling?.querySelector('img')?.getAttribute('src');

@@ -98,7 +98,9 @@ export function show(state, result) {
     output.append(paragraph("bv-run-note", mine.status === "error" ? "The figure below shows the page's code."
       : tooBig ? `${tooBig} The figure below shows the page's code.`
       : edited ? "Your edit no longer ends in draw_dot(...): the figure below shows the page's code."
-        : "The figure below shows the unedited code, drawn when the site was built."));
+        // Nothing was edited: the note says where the figure comes from, not what did not happen
+        // (issue 44, item 10: "the unedited code" read as if something had been edited).
+        : "The figure below was drawn from this code when the site was built."));
   }
 }
 
