@@ -351,21 +351,29 @@ def _check(x, f, at):
         estimate = (sides["x + h"] - at) / H if "x + h" in sides else (at - sides["x − h"]) / H
     else:
         kind = estimate = None
+    error = passed = None
+    if kind is not None:
+        error = relative_error(x.grad, estimate)
+        if math.isnan(error):  # an infinite grad (x ** 0.5 at 0) beside a finite estimate: as far off as can be
+            error = math.inf
+        passed = bool(error <= tol or abs(x.grad - estimate) <= ABS_TOL)
     why = None
     if refused:
         outside = " and ".join(f"{name} {side[2:]}" for side in refused)
         why = (f"{outside} {'is' if len(refused) == 1 else 'are'} outside the function's domain: the engine "
                f"refuses {'it' if len(refused) == 1 else 'both'} ({'; '.join(dict.fromkeys(refused.values()))}).")
+        # The tolerance, then what this leaf's check gave: the rule alone ("passes at 1e-3 or less")
+        # read as a pass beside "relative error ∞, ✗ differs" (issue 44, item 11).
         why += (f" So {name}'s estimate is one-sided, from {name} {next(iter(sides))[2:]} only. Its error shrinks "
-                f"like h, not h², so it passes at a relative error of {exponent(ONE_SIDED_TOL)} or less."
+                f"like h, not h², so it is held to a relative error of {exponent(ONE_SIDED_TOL)}, not "
+                f"{exponent(TOL)}. {name}'s relative error is {exponent(error, 1)}"
+                + ((": it agrees." if error <= tol else f", but the difference is under {exponent(ABS_TOL)}: "
+                    "it agrees.") if passed else (" (its grad is infinite, the estimate finite): it differs."
+                                                  if math.isinf(x.grad) else ": it differs."))
                 if kind else f" So {name} is not checked.")
     if kind is None:
         return {"name": name, "grad": for_json(x.grad), "numeric": None, "passed": None, "kind": None, "why": why,
                 "shown": [name, shown(x.grad), "none", "—", "not checked: no side in the domain"]}
-    error = relative_error(x.grad, estimate)
-    if math.isnan(error):  # an infinite grad (x ** 0.5 at 0) beside a finite estimate: as far off as can be
-        error = math.inf
-    passed = bool(error <= tol or abs(x.grad - estimate) <= ABS_TOL)
     verdict = "✓ agrees" if passed else "✗ differs"
     estimated = shown(estimate) + (" (one-sided)" if kind == "one-sided" else "")
     # the table's row, as the page shows it (the leaf's value is in the field above and on

@@ -256,6 +256,22 @@ def test_the_engines_result_is_shown_where_a_centered_difference_cannot_be_taken
     assert "while checking the grads" not in json.dumps(result)
 
 
+def test_a_one_sided_check_says_what_it_gave_not_only_the_rule_it_passes_by():
+    """Issue 44, item 11: at x ** 0.5, x = 0 the check said "it passes at a relative error of 1e-3
+    or less" beside the row's "∞, ✗ differs". It gives the tolerance, then this leaf's error and
+    verdict, as the row does."""
+    result = run("x ** 0.5", "x = 0")
+    (leaf,) = result["leaves"]
+    assert leaf["shown"][3:] == ["∞", "✗ differs"]
+    assert "passes" not in result["check"]["text"], result["check"]["text"]
+    assert result["check"]["text"].endswith(
+        f"held to a relative error of {exponent(playground.ONE_SIDED_TOL)}, not {exponent(playground.TOL)}. "
+        "x's relative error is ∞ (its grad is infinite, the estimate finite): it differs.")
+    line = run("(x + 5e-7) ** 0.5 * 0 + 3 * x", "x = 0")
+    assert line["leaves"][0]["passed"]
+    assert line["check"]["text"].endswith(f"x's relative error is {line['leaves'][0]['shown'][3]}: it agrees.")
+
+
 def test_a_leaf_with_no_side_in_the_domain_is_not_checked_and_says_so():
     result = run("(-x * x) ** 0.5 + y", "x = 0, y = 1")
     assert result["ok"], result
