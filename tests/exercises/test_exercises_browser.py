@@ -144,7 +144,7 @@ def test_the_first_runs_progress_counts_the_bytes_the_browser_fetched(chapter, s
     fetched = sum(size for url, size in chapter.sizes.items() if "/assets/pyodide/" in url)
     runtime = sum(p.stat().st_size for p in (site / "assets" / "pyodide" / "314.0.7").iterdir())
     assert fetched == runtime, "the first Run fetches the whole runtime"
-    counted = [re.fullmatch(r"Downloading Python \(first Run only\): ([0-9.]+) of ([0-9.]+) MB", line)
+    counted = [re.fullmatch(r"Downloading Python: ([0-9.]+) of ([0-9.]+) MB", line)
                for line in lines]
     counted = [(float(m[1]), float(m[2])) for m in counted if m]
     measured["first run: progress lines"] = lines

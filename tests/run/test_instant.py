@@ -156,3 +156,34 @@ def test_every_widget_of_a_page_reached_instantly_works(reader, served_site):
     # one more start: the next spare, once the playground took the one loading since the exercise
     assert len(pythons) == started + 1, (started, pythons)
     assert page.errors == []
+
+
+WATCH_PROGRESS = """() => { window.progressLines = [];
+    const record = () => document.querySelectorAll('.bv-run-progress').forEach((p) => {
+        if (p.textContent && window.progressLines.at(-1) !== p.textContent) window.progressLines.push(p.textContent);
+    });
+    new MutationObserver(record).observe(document.body, { childList: true, characterData: true, subtree: true }); }"""
+
+
+def test_a_page_opened_by_its_address_says_it_loads_python_again_and_from_where(cold_browser, origin):
+    """Issue 44, item 12: "Downloading Python (first Run only)" showed on every page opened by its
+    address (a link from outside, a new tab, a reload), each of which loads Python again. The
+    first Run of a visit says it downloads; a later page's, its HTTP cache warm, says it loads from
+    the browser's cache; neither says "first Run only"."""
+    # The real browser's context: a routed one (the search index's) has no HTTP cache in Chromium
+    context = cold_browser.real.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    said = []
+    for path in ("01-computational-graphs", "02-chain-rule"):
+        page.goto(f"{origin}/{path}/", wait_until="load")
+        page.evaluate(WATCH_PROGRESS)
+        result, _ = run_block(page, 1, timeout=120_000)
+        assert result["kind"] == "result" and result["coldStart"], result
+        said.append(page.evaluate("window.progressLines"))
+    first, second = said
+    assert any(re.fullmatch(r"Downloading Python: [0-9.]+ of [0-9.]+ MB", line) for line in first), first
+    assert not any("Downloading" in line for line in second), second
+    assert any(re.fullmatch(r"Loading Python from your browser's cache: [0-9.]+ of [0-9.]+ MB", line)
+               for line in second), second
+    assert not any("first Run" in line for line in first + second), said
+    context.close()

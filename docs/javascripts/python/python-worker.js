@@ -102,15 +102,21 @@ async function load({ runtimeURL, pythonURL, runtimeBytes, again }) {
 function watchDownloads(runtimeURL, total, again) {
   if (!total || typeof PerformanceObserver === "undefined") return () => {};
   let loaded = 0;
+  let downloaded = false; // a file's body came over the network, not from the browser's cache
   const count = (/** @type {PerformanceEntryList} */ entries) => {
     const before = loaded;
-    for (const entry of entries) {
-      if (entry.name.startsWith(runtimeURL)) loaded += /** @type {PerformanceResourceTiming} */ (entry).decodedBodySize;
+    for (const entry of /** @type {PerformanceResourceTiming[]} */ (entries)) {
+      if (!entry.name.startsWith(runtimeURL)) continue;
+      loaded += entry.decodedBodySize;
+      // From the cache, transferSize is 0, or a 304's headers only: less than the body
+      if (entry.transferSize >= entry.encodedBodySize && entry.encodedBodySize > 0) downloaded = true;
     }
     if (loaded === before) return;
+    // Each page opened by its address (a link from outside, a new tab, a reload) loads Python again:
+    // "Downloading Python (first Run only)" said so on every one (issue 44, item 12).
     progress(loaded < total
-      ? `${again ? "Loading Python again" : "Downloading Python (first Run only)"}: ${megabytes(loaded)} of ` +
-        `${megabytes(total)} MB`
+      ? `${again ? "Loading Python again" : downloaded ? "Downloading Python" : "Loading Python from your " +
+        "browser's cache"}: ${megabytes(loaded)} of ${megabytes(total)} MB`
       : "Starting Python (compiling the interpreter takes a few seconds)…");
   };
   const observer = new PerformanceObserver((list) => count(list.getEntries()));
@@ -122,7 +128,8 @@ function watchDownloads(runtimeURL, total, again) {
 }
 
 // again: not the page's first Python (python.js: an exercise's, or one after a Stop), which loads and
-// compiles again; "first Run only" and "once" were said of it too (a third read-only audit).
+// compiles again; "first Run only" and "once" were said of it too (a third read-only audit). Nor is
+// the page's first Python the visit's first: a page opened by its address loads one of its own.
 /**
  * @param {string} runtimeURL
  * @param {string} pythonURL
@@ -132,7 +139,7 @@ function watchDownloads(runtimeURL, total, again) {
  */
 async function start(runtimeURL, pythonURL, runtimeBytes, again) {
   progress(again ? "Loading Python again…"
-    : `Loading Python (first Run only: ${megabytes(runtimeBytes || 13.4e6)} MB, less when compressed)…`);
+    : `Loading Python (${megabytes(runtimeBytes || 13.4e6)} MB, less when compressed)…`);
   const stop = watchDownloads(runtimeURL, runtimeBytes, again);
   try {
     const { loadPyodide } = await import(new URL("pyodide.mjs", runtimeURL).href);
