@@ -172,6 +172,21 @@ def test_a_refused_expression_says_why_with_its_column(pg, expression, values, f
     assert len(caret) == int(re.search(r"column (\d+)", text).group(1))
 
 
+def test_a_bidi_control_in_a_refused_expression_is_shown_as_the_message_names_it(pg):
+    """Issue 44, item 13: a parse error said "U+202E" and echoed the text with the raw control in
+    it (which reverses what follows it on screen), where every other reader text shows <U+202E>.
+    The caret stays under the character the column names."""
+    pg.fill("#bv-pg-expression", "a \u202e+ b")
+    pg.fill("#bv-pg-values", "a = 1, b = 2")
+    pg.evaluate(f"() => {{ {PG}.data = undefined; }}")
+    pg.locator(".bv-pg__draw").click()
+    pg.wait_for_function(f"() => {PG}.data !== undefined && !{PG}.running", timeout=90_000)
+    assert shown(pg)["message"].startswith("Expression, column 3: "), shown(pg)["message"]
+    echoed = pg.locator(".bv-pg__caret code").text_content()
+    assert "\u202e" not in echoed and echoed == "a <U+202E>+ b\n  ^", echoed
+
+
+
 def test_a_shared_link_restores_the_expression_and_a_crafted_one_is_only_data(pg, browser):
     draw(pg, "(a + b) * c", "a = 2, b = −3, c = 10")
     hash_ = shown(pg)["hash"]

@@ -203,6 +203,22 @@ def test_a_promise_left_looping_by_one_run_is_ended_and_the_next_run_says_why(en
     assert result["report"]["results"][-1]["status"] in ("ran", "skipped")
 
 
+def test_js_close_is_refused_and_the_next_run_is_not_told_python_was_busy(engine):
+    """Issue 44, item 13: a block ran `js.close()`, which ended the worker without a word, and the
+    next Run said Python "did not answer within 3 s: code an earlier Run left running ... kept it
+    busy". close() is refused as the other ways out are, and Python carries on."""
+    page, n = engine.page, engine.first
+    edit(page, n, "import js\njs.close()\n")
+    result, output, _, _ = run_block(page, n)
+    assert "close() is blocked: it would shut down the Python this page's Runs share" in output, output
+    reset(page, n)
+    edit(page, n, 'print("next")\n')
+    result, output, progress, _ = run_block(page, n, timeout=60_000)
+    reset(page, n)
+    assert result["kind"] == "result" and "restarted" not in result, result
+    assert output.startswith("next") and "did not answer" not in progress, (output, progress)
+
+
 REPLACE_MUL = """import micrograd.engine as engine
 def mul(self, other, real_mul=engine.Value.__mul__):  # kept with the function: the Run's names go
     out = real_mul(self, other)

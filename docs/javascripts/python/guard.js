@@ -86,6 +86,11 @@ export function confine(scope = self) {
   for (const name of REFUSED) {
     if (name in scope) put(scope, name, name === "caches" ? undefined : refused(name));
   }
+  // close() ends the worker without a word: the next Run waited for it and blamed "code an
+  // earlier Run left running" (issue 44, item 13). Stop, or a reload, ends Python.
+  put(scope, "close", function blockedClose() {
+    throw new TypeError("close() is blocked: it would shut down the Python this page's Runs share");
+  });
   // new Function(...) and its async and generator kinds compile code too: every function's
   // .constructor is one of them, so each prototype's constructor is replaced, and Function.
   const kinds = [function () {}, async function () {}, function* () {}, async function* () {}];

@@ -218,7 +218,7 @@ async function run(data) {
         "than the browser gives Python)"
       : "";
     // python.js says what comes next: an exercise's Run has the next Python loading at once
-    post({ type: "error", id, fatal: true, stopped: true, block, message: `Python stopped: ${reason}${hint}.` });
+    post({ type: "error", id, fatal: true, stopped: true, block, message: `Python stopped: ${reason.replace(/\.$/, "")}${hint}.` });
   } finally {
     for (const timer of armed) clearTimeout(timer); // clearTimeout clears an interval too
     armed = null;

@@ -381,7 +381,7 @@ function runOnce(request, options) {
     const onError = (event) => {
       event.preventDefault();
       const message = readerText(event.message || "the worker did not load");
-      end({ kind: "error", message: started ? `Python stopped: ${message}. ${next(fresh, true)}`
+      end({ kind: "error", message: started ? `Python stopped: ${message.replace(/\.$/, "")}. ${next(fresh, true)}`
         : `Python could not start: ${message}` });
     };
     worker.addEventListener("error", onError);

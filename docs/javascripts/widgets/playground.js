@@ -23,6 +23,7 @@ import { element, loadStylesheet } from "../shared/dom.js";
 import { engine } from "../python/reader-engine.js";
 import { bindGraph, drawStep, edgeAt } from "../shared/graph.js";
 import { drawSVG } from "../shared/viz.js";
+import { visible } from "../shared/reader-text.js";
 
 const here = import.meta.url;
 const TIMEOUT_MS = 20000;
@@ -184,11 +185,14 @@ export function init(root) {
     const input = data.field === "values" ? values : expression;
     const name = data.field === "values" ? "Leaf values" : "Expression";
     input.setAttribute("aria-invalid", "true");
-    const caret = `${" ".repeat(Math.max(0, data.column - 1))}^`;
+    // The text as the page shows any of the reader's (<U+202E> for a bidi control, as the message
+    // says it: issue 44, item 13), the caret under the column's character as shown.
+    const text = [...input.value.replace(/\s/g, " ")];
+    const caret = `${" ".repeat([...visible(text.slice(0, Math.max(0, data.column - 1)).join(""))].length)}^`;
     message.append(
       element("p", { class: "bv-pg__fail", text: `${name}, column ${data.column}: ${data.message}` }),
       element("pre", { class: "bv-pg__caret", "aria-hidden": "true" },
-        element("code", { text: `${input.value.replace(/\s/g, " ")}\n${caret}` })));
+        element("code", { text: `${visible(text.join(""))}\n${caret}` })));
     state.data = null;
     result.hidden = true; // the last graph is not this expression's
   }
