@@ -15,6 +15,7 @@ import pytest
 from scripts import ROOT
 from scripts.pages import blocks
 from tests.chapter_page import edit
+from tests.helpers import wait_for_text
 
 RUN = "document.querySelector('.bv-run').runState"
 SECONDS = r"[0-9.]+ s"
@@ -339,4 +340,30 @@ def test_a_run_far_down_names_failed_blocks_that_never_came_near_and_links_to_th
     assert far, (named, unbound)  # a failed block that had no bar when the Run ended
     page.locator(".bv-run-earlier a.bv-run-link", has_text=f"Block {far[0]}").first.click()
     assert page.evaluate(f"m => document.activeElement === {RUN}.blocks[m - 1].run", far[0])
+    page.close()
+
+
+def test_a_kept_engines_check_is_not_stopped_by_the_readers_first_run(browser, origin):
+    """Issue 44, item 13: a kept engine whose check is not kept is checked as the page loads; the
+    reader's first Run, on a fresh load, stopped that check as a Run of a page left behind, and the
+    switch said "Python could not check it: Stopped..." though nobody pressed Stop. The Run waits
+    for the check, which passes."""
+    from tests.engines import source
+
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{origin}/", wait_until="load")
+    page.evaluate("""text => {
+        localStorage.setItem('bv-engine-source', JSON.stringify({ name: 'book.py', text }));
+        localStorage.setItem('bv-engine', JSON.stringify({ use: 'yours' }));  // no check kept
+    }""", source("book"))
+    page.goto(f"{origin}/01-computational-graphs/", wait_until="load")
+    page.wait_for_function(f"() => {RUN}?.blocks[0]?.bar")
+    page.evaluate(f"() => {RUN}.blocks[0].run.click()")  # while the switch's check is under way
+    page.wait_for_function(f"() => {{ const b = {RUN}.blocks[0]; return !b.running && b.result; }}",
+                           timeout=120_000)
+    result = page.evaluate(f"() => {RUN}.blocks[0].result")
+    assert result["kind"] == "result", result
+    status = wait_for_text(page, ".bv-engine__status", r"run on your engine:|did not pass|could not check",
+                           timeout=60_000)
+    assert "Stopped" not in status and "run on your engine: book.py" in status, status
     page.close()

@@ -62,7 +62,13 @@ let queue = Promise.resolve();
 // for keeps Python up.
 const runs = new Set(); // {page, controller}
 let page = 0; // counts the pages shown (instant navigation brings a new one without a reload)
-onEveryPage(() => { page += 1; });
+// Counted as Material shows each page, not later (onEveryPage waits a task): counted later, a call
+// made as this module loaded (the switch's check of a kept engine) belonged to "page 0", and the
+// reader's first Run stopped it as a Run of a page left, and the switch said "Stopped" (issue 44,
+// item 13).
+const shownPages = /** @type {any} */ (window).document$; // Material's, untyped
+if (shownPages?.subscribe) shownPages.subscribe(() => { page += 1; });
+else onEveryPage(() => { page += 1; });
 
 /**
  * Call a function of the reader's Python (scripts/reader/calls.py) with JSON arguments: the one door
