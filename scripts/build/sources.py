@@ -32,17 +32,19 @@ pre { font: 13px/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; w
 """
 
 
-def source_page(source, path, page_url, raw_url, filename):
+def source_page(source, path, page_url, raw_url, filename, policy=None):
     """The HTML page (str) showing `source` (the file's text) verbatim.
 
     path: the file's path in the repository, e.g. "docs/04-engine.md", shown as
     the title. page_url, raw_url: links (relative to this page) back to the
-    rendered page and to the raw file, downloaded as `filename`.
+    rendered page and to the raw file, downloaded as `filename`. policy: the site's
+    Content-Security-Policy (str), put in a <meta> as every page has it, or None.
     """
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{html.escape(policy)}">\n' if policy else ""
     return f"""<!doctype html>
 <html lang="en">
 <head>
-<meta charset="utf-8">
+{meta}<meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
 <title>{html.escape(path)} · source · Backprop, Verified</title>
@@ -88,14 +90,14 @@ class PageSource:
     links: dict
 
 
-def page_sources(pages, docs_dir, config_file_path):
+def page_sources(pages, docs_dir, config_file_path, policy=None):
     """A PageSource (list, in order) for each (src_uri, url) in `pages`, the site's pages.
 
     docs_dir: the build's docs folder; each page's file is read from it (UTF-8). config_file_path:
     the build's mkdocs.yml, whose folder the source's path is shown relative to ("docs/04-engine.md");
     if empty, the path is shown under "docs". Raises OSError if a page's file cannot be read,
     UnicodeDecodeError if it is not UTF-8, and ValueError if docs_dir is not under
-    config_file_path's folder.
+    config_file_path's folder. policy: the site's Content-Security-Policy, for each page's <meta>.
     """
     docs = Path(docs_dir)
     shown = (PurePosixPath(docs.resolve().relative_to(Path(config_file_path).resolve().parent))
@@ -107,7 +109,7 @@ def page_sources(pages, docs_dir, config_file_path):
         raw, page_html = f"_sources/{name}.txt", f"_sources/{name}.html"  # .txt: not a page
         text = source_page(path.read_text(encoding="utf-8"), str(shown / name),
                            get_relative_url(url or ".", page_html), get_relative_url(raw, page_html),
-                           name.rsplit("/", 1)[-1])
+                           name.rsplit("/", 1)[-1], policy)
         notebook = f"{PurePosixPath(src_uri).with_suffix('')}/{PurePosixPath(name).stem}.ipynb"
         links = {"page_source_url": get_relative_url(page_html, url),
                  "page_notebook_url": get_relative_url(notebook, url)}

@@ -5,8 +5,8 @@ started when the build starts (on_pre_build) if not cached, and waited for in on
 mkdocs-jupyter turns the prepared .ipynb into the page without executing anything. The page's
 download is the notebook without outputs, with a first cell that installs what it needs
 (scripts/notebooks/notebook_download.py). The page's plots are files beside it, not data inside
-it (scripts/pages/notebook_plots.py), and it keeps only the rules of mkdocs-jupyter's stylesheet
-it uses (scripts/pages/notebook_css.py).
+it (scripts/pages/notebook_plots.py), it loads no MathJax (scripts/pages/notebook_mathjax.py), and
+it keeps only the rules of mkdocs-jupyter's stylesheet it uses (scripts/pages/notebook_css.py).
 """
 
 import posixpath
@@ -20,7 +20,7 @@ from scripts.build import notebook_runs
 from scripts.build.site_build import SiteBuild
 from scripts.notebooks.notebook_download import download_notebook, served
 from scripts.notebooks.training_notebook import notebook_chapters
-from scripts.pages import notebook_css, notebook_plots
+from scripts.pages import notebook_css, notebook_mathjax, notebook_plots
 
 
 def on_pre_build(config):
@@ -47,8 +47,8 @@ def on_page_content(html, page, config, files):
     if not page.file.src_uri.endswith(".ipynb"):  # a notebook chapter's page (mkdocs-jupyter)
         return html
     try:
-        html, plots = notebook_plots.extract(html)
-    except notebook_plots.NotebookPlotError as error:
+        html, plots = notebook_plots.extract(notebook_mathjax.without_mathjax(html))
+    except (notebook_plots.NotebookPlotError, notebook_mathjax.NotebookMathjaxError) as error:
         raise PluginError(f"docs/{page.file.src_uri}: {error}") from None
     folder = posixpath.dirname(page.file.dest_uri)  # the page's folder: its src names are relative
     for name, png in plots:

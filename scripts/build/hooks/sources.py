@@ -18,7 +18,8 @@ from scripts.notebooks import wheel
 def on_files(files, config):
     links_of = SiteBuild.of(config).page_links
     pages = [(page.src_uri, page.url) for page in files.documentation_pages()]
-    for source in page_sources(pages, config["docs_dir"], config["config_file_path"]):
+    for source in page_sources(pages, config["docs_dir"], config["config_file_path"],
+                               config["extra"].get("content_security_policy")):
         files.append(File.generated(config, source.raw_uri, abs_src_path=str(source.path)))
         files.append(File.generated(config, source.html_uri, content=source.html))
         links_of[source.src_uri] = source.links
