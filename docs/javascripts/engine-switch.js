@@ -6,8 +6,8 @@
 // A "bv-engine" event on document tells the page's widgets the choice changed.
 
 import { element, loadStylesheet, onEveryPage } from "./shared/dom.js";
-import { PASSED, SOURCE, STORE, changed, checkEngine, choose, chosen, describe, engine, keepPassed, keptCheck,
-  readerEngine } from "./python/reader-engine.js";
+import { PASSED, SOURCE, STORE, changed, checkEngine, choose, chosen, describe, engine, hasEngine, keepPassed,
+  keptCheck, readerEngine } from "./python/reader-engine.js";
 
 export { readerEngine }; // the browser tests read the engine as every page does (tests/your_engine/)
 const here = import.meta.url;
@@ -77,7 +77,12 @@ onEveryPage(async () => {
   await loadStylesheet(new URL("../stylesheets/engine.css", here).href);
   current = makeSwitch();
   const heading = article.querySelector("h1");
-  const place = article.querySelector(".bv-tools__engine"); // kept for it (overrides/partials/content.html)
+  // Under the title for a reader with an engine of their own; else at the page's end, where it
+  // takes no room above the text (issue 44, item 14). It stays where it is while the page is shown.
+  const mark = hasEngine();
+  document.documentElement.classList.toggle("bv-has-engine", mark); // the next page keeps its place
+  const place = article.querySelector(mark ? ".bv-tools__engine" : ".bv-tools__engine-end")
+    ?? article.querySelector(".bv-tools__engine"); // kept for it (overrides/partials/content.html)
   if (place) place.replaceChildren(current.box);
   else if (heading) heading.after(current.box);
   else article.prepend(current.box);

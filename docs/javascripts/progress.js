@@ -168,10 +168,14 @@ function showOnPage({ done, total, quizzes, exercises }) {
   if (quizzes[1]) parts.push(`${quizzes[0]} of ${quizzes[1]} quizzes answered right`);
   if (exercises[1]) parts.push(`${exercises[0]} of ${exercises[1]} exercises passed`);
   const complete = done === total;
-  text.textContent = complete
-    ? `Chapter complete: all ${total} checks passed (${parts.join(", ")}).`
-    : `Your progress: ${done} of ${total} checks passed (${parts.join(", ")}). ` +
-      (isHeld(STORE) ? "Not kept: this browser would not store it, so a reload forgets it." : "Kept in this browser only.");
+  // The count, then the detail: on a phone the box is one line, the count beside the bar, so the
+  // chapter's text starts on the opening screen (progress.css; issue 44, item 14).
+  text.replaceChildren(
+    element("span", { class: "bv-progress__count", text: complete ? `Chapter complete: all ${total} checks passed`
+      : `Your progress: ${done} of ${total} checks passed` }),
+    element("span", { class: "bv-progress__detail", text: complete ? ` (${parts.join(", ")}).`
+      : ` (${parts.join(", ")}). ` + (isHeld(STORE) ? "Not kept: this browser would not store it, so a reload " +
+        "forgets it." : "Kept in this browser only.") }));
   box.classList.toggle("is-complete", complete);
   bar.max = total;
   bar.value = done;

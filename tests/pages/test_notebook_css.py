@@ -117,7 +117,7 @@ def test_every_element_of_the_notebook_looks_as_with_the_whole_stylesheet(browse
     with loaded(browser, f"{origin}/{NOTEBOOK}/", device) as tab:
         # The engine switch and the progress box go in the notebook's wrapper after the page is
         # bound (the box once progress.json is in): counted before they are, the two lists differ.
-        tab.wait_for_function("() => document.querySelector('.jupyter-wrapper .bv-engine')"
+        tab.wait_for_function("() => document.querySelector('.bv-engine')"
                               " && document.querySelector('.jupyter-wrapper .bv-progress')")
         tab.evaluate("(scheme) => document.body.setAttribute('data-md-color-scheme', scheme)", scheme)
         # Once read, a formula asks for the KaTeX fonts it needs; once they are in, its width is

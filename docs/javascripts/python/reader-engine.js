@@ -114,6 +114,15 @@ function shownName(name) {
   return visible(kept);
 }
 
+/**
+ * True when the reader has an engine of their own kept (a file, or code that passed the
+ * whole-engine exercise) or chose theirs: then the switch stands under each page's title.
+ * scripts/overrides/main.html's head script asks the same of the storage before the first paint.
+ */
+export function hasEngine() {
+  return Boolean(read(SOURCE)?.text || read(PASSED)?.text || chosen());
+}
+
 /** True when the reader chose their engine (whether or not it exists and passed its check). */
 export function chosen() {
   return read(STORE)?.use === "yours";
