@@ -429,6 +429,15 @@ async function diagnose(host, blocks, upto, source) {
       svg.setAttribute("aria-label", `The graph${report.name ? ` of ${report.name}` : ""} with ${name} lit: ` +
         `micrograd's grad ${expected}, your engine's ${got}`);
       graph.append(svg);
+      // Never scaled below readable text: a graph as wide as chapter 8's block 23 was shrunk into
+      // the column with its text too small to read at 1280 px (issue 44, item 7). Wider than the
+      // column, it scrolls sideways (.bv-map__graph), its text at READABLE_PX (shared/figures.js).
+      const { READABLE_PX, textPx } = await import("../shared/figures.js");
+      const natural = /** @type {SVGSVGElement} */ (/** @type {unknown} */ (svg)).viewBox.baseVal.width;
+      const smallest = natural ? textPx(svg, natural) : 0;
+      if (smallest > 0 && smallest < Infinity) {
+        svg.style.minWidth = `${Math.ceil(natural * READABLE_PX / smallest)}px`;
+      }
     } catch (error) {
       graph.replaceWith(element("p", { text: `The graph could not be drawn: ${error.message ?? error}` }));
     }
