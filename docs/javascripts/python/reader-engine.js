@@ -32,7 +32,7 @@ import { read, readText, keys, write as keep } from "../shared/store.js";
  * The reader's engine: its code, where it comes from, and its name as every page shows it.
  * @typedef {{text: string, from: "file" | "exercise", name: string}} ReaderEngine
  * @typedef {import("../shared/kept.js").EngineCheck} EngineCheck  a check's verdict, kept with its text
- * @typedef {EngineCheck | {ok: false, message: string}} Verdict  or Python could not check it
+ * @typedef {EngineCheck | {ok: false, message: string, stopped?: boolean}} Verdict  or Python could not check it
  */
 
 // localStorage (shared/kept.js): {use: "yours" | "micrograd", check: {text, ok, shape, message}}
@@ -196,11 +196,14 @@ let unanswered = null;
  * Check the reader's engine with scripts/reader/calls.py's check_engine, unless its verdict is kept:
  * resolves to {ok, shape?, message?} (and keeps it), or {ok: false, message} if Python could
  * not answer (not kept: the next check asks again).
+ * The check has Stop where `stop.stopIn` is given (python.js puts the button there): stopped, it
+ * resolves to {ok: false, stopped: true, message}, and is asked again next time.
  * @param {ReaderEngine} mine
  * @param {(text: string) => void} [onProgress]
+ * @param {{stopIn?: Element, afterStop?: HTMLElement}} [stop]
  * @returns {Promise<Verdict>}
  */
-export function checkEngine(mine, onProgress) {
+export function checkEngine(mine, onProgress, stop = {}) {
   const key = mine.text; // what the check is for: the code itself
   const kept = keptCheck(key);
   if (kept) return Promise.resolve(kept);
@@ -208,7 +211,11 @@ export function checkEngine(mine, onProgress) {
   const promise = (async () => {
     const { call } = await import("./python.js");
     const answer = await call("check_engine", { source: mine.text }, { timeoutMs: CHECK_TIMEOUT_MS, onProgress,
-      runningText: "Checking your engine…" });
+      runningText: "Checking your engine…", ...stop });
+    if (answer.kind === "stopped" && stop.stopIn) { // the reader's Stop (issue 44, item 13: it had none)
+      unanswered = { text: key, message: "you stopped its check before it ended. Use this code checks it again." };
+      return /** @type {Verdict} */ ({ ok: false, stopped: true, message: unanswered.message });
+    }
     if (answer.kind !== "result") {
       unanswered = { text: key, message: `Python could not check it: ${answer.message}` };
       return /** @type {Verdict} */ ({ ok: false, message: unanswered.message });

@@ -39,12 +39,13 @@ export function init(host) {
   const status = element("p", { class: "bv-map__status", role: "status", "aria-live": "polite" });
   const map = element("div", { class: "bv-map__result" }); // the status line says what came: not read out whole
   const runRow = element("div", { class: "bv-map__row bv-map__run-row" }, runBook); // python.js puts Stop here
+  const useRow = element("div", { class: "bv-map__row" }, use, forget); // and here, while a check runs
   host.replaceChildren(
     sourceLine,
     element("label", { for: "bv-map-source", text: "Paste your engine" }), textarea, help,
     element("div", { class: "bv-map__row" },
       element("label", { for: "bv-map-file", text: "or choose a file:" }), file),
-    element("div", { class: "bv-map__row" }, use, forget),
+    useRow,
     runRow,
     status, map);
 
@@ -96,10 +97,12 @@ export function init(host) {
     keepFile(name, text);
     choose("yours");
     status.textContent = "Checking your engine…";
-    const check = await checkEngine(readerEngine(), (line) => { status.textContent = line; });
+    const check = await checkEngine(readerEngine(), (line) => { status.textContent = line; },
+      { stopIn: useRow, afterStop: use });
     document.dispatchEvent(new CustomEvent("bv-engine"));
     status.textContent = check.ok ? `Your engine passed its check: ${SWITCHED.toLowerCase()} now run on it.`
-      : `Your engine did not pass its check: ${check.message}`;
+      : "stopped" in check ? `Your engine is kept, not checked: ${check.message}`
+        : `Your engine did not pass its check: ${check.message}`;
   }
 
   runBook.addEventListener("click", async () => {
