@@ -24,12 +24,12 @@ micrograd only: this module runs in Pyodide and in CPython (tests/python/test_ca
 import inspect
 import json
 
-from scripts.reader.exercise_runner import run_dict
-from scripts.reader.playground import run as run_playground
 from scripts.reader.reader_code import describe
-from scripts.reader.run_blocks import report
-from scripts.reader.stepper_trace import live
-from scripts.reader.your_engine import EngineError, diagnose, load, shape
+
+# Each function imports what it runs when it is first called, not this module: a page's first Run
+# after a full load waits for Python's start, and the imports of the playground, the steppers,
+# the exercises and the engine diagnosis were about a third of this module's import time, paid
+# by a Run that uses none of them (issue 44: the first Run's speed).
 
 
 def _run_blocks(blocks, upto, edits=None, engine=None, on_block=None):
@@ -37,6 +37,8 @@ def _run_blocks(blocks, upto, edits=None, engine=None, on_block=None):
     engine: None, or the reader's engine source: its Value runs them, and each result has
     "applies" (scripts/reader/your_engine.py). A source without a usable Value raises EngineError
     (the page asks check_engine first; an engine can still change its mind)."""
+    from scripts.reader.run_blocks import report
+
     if engine is None:
         return report(blocks, int(upto), edits or {}, on_block)
     return report(blocks, int(upto), edits or {}, on_block, engine)
@@ -45,6 +47,8 @@ def _run_blocks(blocks, upto, edits=None, engine=None, on_block=None):
 def _check_engine(source):
     """Whether the reader's engine source has a usable Value: {"ok": true, "shape": "book" |
     "lecture"} or {"ok": false, "message"} (scripts/reader/your_engine.py: load)."""
+    from scripts.reader.your_engine import EngineError, load, shape
+
     try:
         return {"ok": True, "shape": shape(load(source))}
     except EngineError as error:
@@ -54,6 +58,8 @@ def _check_engine(source):
 def _diagnose(blocks, upto, edits, source):
     """Blocks 0..upto on micrograd and on the reader's engine: the first node whose grad differs
     (scripts/reader/your_engine.py: diagnose)."""
+    from scripts.reader.your_engine import diagnose
+
     return diagnose(blocks, int(upto), edits or {}, source)
 
 
@@ -62,7 +68,13 @@ def _run_exercise(exercise, code, engine=None):
     engine}. engine: None, or the reader's engine source: an exercise that touches only the engine's
     public interface is graded with its Value (exercise_runner.not_on_engine); EngineError for a
     source without a usable Value, as run_blocks."""
-    return run_dict(exercise, code, None if engine is None else load(engine))
+    from scripts.reader.exercise_runner import run_dict
+
+    if engine is None:
+        return run_dict(exercise, code, None)
+    from scripts.reader.your_engine import load
+
+    return run_dict(exercise, code, load(engine))
 
 
 def _trace_stepper(graph, values, engine=None):
@@ -70,12 +82,16 @@ def _trace_stepper(graph, values, engine=None):
     on micrograd or, with engine (the reader's engine source), on the reader's Value:
     {"ok": true, "preset": the replay, "dot": draw_dot's DOT, "engine": which one ran it} or
     {"ok": false, "message"} (scripts/reader/stepper_trace.py: live)."""
+    from scripts.reader.stepper_trace import live
+
     return live(graph, values, engine)
 
 
 def _playground(expression, values, engine=None, against="differences"):
     """The playground's answer for an expression and its leaf values, on micrograd or the reader's
     engine, checked against finite differences or micrograd (scripts/reader/playground.py: run)."""
+    from scripts.reader.playground import run as run_playground
+
     return run_playground(expression, values, engine, against)
 
 
