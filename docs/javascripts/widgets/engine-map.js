@@ -441,6 +441,12 @@ async function diagnose(host, blocks, upto, source) {
       if (smallest > 0 && smallest < Infinity) {
         svg.style.minWidth = `${Math.ceil(natural * READABLE_PX / smallest)}px`;
       }
+      // The lit node in view: a graph wider than its column scrolls to it, not to its left edge.
+      const lit = svg.querySelector(`[data-id="${report.difference.id}"]`);
+      if (lit && graph.scrollWidth > graph.clientWidth) {
+        const [box, node] = [graph.getBoundingClientRect(), lit.getBoundingClientRect()];
+        graph.scrollLeft = node.left - box.left - (box.width - node.width) / 2;
+      }
     } catch (error) {
       graph.replaceWith(element("p", { text: `The graph could not be drawn: ${error.message ?? error}` }));
     }
