@@ -63,6 +63,15 @@ def _diagnose(blocks, upto, edits, source):
     return diagnose(blocks, int(upto), edits or {}, source)
 
 
+def _varies(blocks, source, statuses):
+    """The blocks run once more on the reader's engine, for an engine whose _prev is a set: which went
+    otherwise than in the run the map made (statuses: each block's status there, None for one that
+    did not apply) (scripts/reader/your_engine.py: varies)."""
+    from scripts.reader.your_engine import varies
+
+    return varies(blocks, source, first=statuses)
+
+
 def _run_exercise(exercise, code, engine=None):
     """An exercise's tests on the reader's code: {results, output, note, tests_ran, code_ran, summary,
     engine}. engine: None, or the reader's engine source: an exercise that touches only the engine's
@@ -96,7 +105,8 @@ def _playground(expression, values, engine=None, against="differences"):
 
 
 FUNCTIONS = {"run_blocks": _run_blocks, "run_exercise": _run_exercise, "trace_stepper": _trace_stepper,
-             "playground": _playground, "check_engine": _check_engine, "diagnose": _diagnose}
+             "playground": _playground, "check_engine": _check_engine, "diagnose": _diagnose,
+             "varies": _varies}
 
 
 def request(fn, args, on_block=None):

@@ -129,10 +129,11 @@ def cause(ref_root, got_root):
             node.grad = grad
 
 
-def on_probes(Value, name):
+def on_probes(Value, name, why=None):
     """cause() on the exercises' graphs (the diamond, the kite, chapter 3's neuron), for a node
     `name` whose graph the block does not give: the first verdict that names a mistake, its text
-    saying where it was seen, or None."""
+    saying where it was seen, or None. why: why the block's own graph was not read (str), else a
+    backward() from `name` alone gave micrograd's grads."""
     from micrograd.engine import Value as BOOK
     from scripts.reader.engine_swap import _probes, installed
 
@@ -148,9 +149,9 @@ def on_probes(Value, name):
         except Exception:  # the reader's engine may fail on a probe: judge by the others
             continue
         if verdict["mistake"]:
-            verdict["text"] += (f" (Seen on the exercises' {PROBES[number]} graph: a backward() from {name} alone "
-                                "gives micrograd's grads, so its grad came from a graph above it that the block "
-                                "gives no name.)")
+            verdict["text"] += (f" (Seen on the exercises' {PROBES[number]} graph: " + (why or (
+                f"a backward() from {name} alone gives micrograd's grads, so its grad came from a graph above "
+                "it that the block gives no name")) + ".)")
             return verdict
     return None
 

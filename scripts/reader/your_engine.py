@@ -12,11 +12,17 @@ documented there, once) and adds diagnose.
         when it names a classic mistake, else None (each was tested there and none fits),
         "mistake", "operation", "operand" (engine_cause.cause's), "dot": the reference graph's
         DOT with the differing node lit and both numbers on it, "name": the variable}, or
-        {"ok": True, "difference": None} when no Value's grads differ.
+        {"ok": True, "difference": None, "compared", "uncompared", "status" and "error" (how
+        the block went on the reader's engine: a block that failed is never said to agree, and
+        its cause is read on the exercises' graphs: "cause", "mistake", "operation", "operand")}
+        when no Value's grads differ. An engine whose _prev is a set is run up to RUNS times
+        before that (its walk's order changes from run to run); "runs" says how many it took.
         {"ok": False, "message"} if the source has no usable Value.
 
-    varies(blocks, source, runs=2) -> dict
-        the blocks run `runs` times on the reader's engine, as the map runs them
+    varies(blocks, source, runs=2, first=None) -> dict
+        the blocks run `runs` times on the reader's engine, as the map runs them; first: the
+        statuses of a run already made (the map's: one per block, None where it did not apply),
+        counted as the first, and then only an engine whose _prev is a set runs again
         (run_blocks.run): {"set": whether its _prev is a set, "blocks": [{"index", "line",
         "statuses": one per run}] for each block that applies and did not go the same way
         in every run, "statuses": each block's statuses, None for one that does not apply}.
@@ -47,7 +53,7 @@ from scripts.reader.engine_swap import (
     shape,
     topological_order,
 )
-from scripts.reader.reader_code import no_input, take_graphs_apart
+from scripts.reader.reader_code import clip, no_input, take_graphs_apart
 from scripts.reader.run_blocks import _name, _run_block, run
 
 __all__ = ["BOOK", "LIT", "MISTAKES", "EngineError", "applies", "backward_steps", "diagnose",
@@ -74,15 +80,28 @@ def diagnose_blocks(blocks, indexes, edits, Value):
                 before = {key: id(value) for key, value in ref.items()} if index in wanted else {}
                 for namespace, engine in ((ref, BOOK), (got, Value)):
                     with installed(engine):
-                        _run_block(block, index, edits.get(index), namespace, name)
+                        result = _run_block(block, index, edits.get(index), namespace, name)
                 if index in wanted:  # the names this block bound: its own graphs come first
                     own = {key for key, value in ref.items() if before.get(key) != id(value)}
                     out[index] = _compare(ref, got, own)
+                    if out[index]["difference"] is None:  # how the block went on the reader's engine
+                        out[index].update(status=result["status"], error=_last_line(result))
     finally:
         take_graphs_apart(list(ref.values()) + list(got.values()))
         ref.clear()
         got.clear()
     return out
+
+
+def _last_line(result):
+    """What a block's error says (its lines after the traceback, joined), or the last line of the
+    first example that printed otherwise; "" if none."""
+    if result.get("error"):
+        lines = result["error"].strip().splitlines()
+        start = max((i + 1 for i, line in enumerate(lines) if line.startswith(" ")), default=0)
+        return clip(" ".join(lines[start:] or lines[-1:]), "error")
+    wrong = [s for s in result.get("transcript", []) if s.get("output") and not s.get("same")]
+    return wrong[0]["text"].strip().splitlines()[-1] if wrong and wrong[0]["text"].strip() else ""
 
 
 def _compare(ref, got, own=frozenset()):
@@ -140,16 +159,24 @@ def _lit_dot(root, difference):
     return dot.source
 
 
+RUNS = 4  # runs of the blocks diagnose makes for an engine whose _prev is a set, before it says none differs
+
+
 def set_prev(Value):
     """Whether the engine keeps a node's parents in a set (micrograd 0.1.0, the lecture)."""
     node = Value(2.0) * Value(3.0)
     return isinstance(getattr(node, "_prev", ()), (set, frozenset))
 
 
-def varies(blocks, source, runs=2):
+def varies(blocks, source, runs=2, first=None):
     """See the module docstring."""
     Value = load(source)
-    seen = [run(blocks, len(blocks) - 1, {}, None, source) for _ in range(runs)]
+    if first is not None and not set_prev(Value):  # a tuple is walked in the same order every time
+        return {"set": False, "blocks": [], "statuses": [None if s is None else [s] for s in first]}
+    seen = [run(blocks, len(blocks) - 1, {}, None, source) for _ in range(runs - (first is not None))]
+    if first is not None:  # a run the map already made: its statuses, None where a block did not apply
+        seen.insert(0, [{"status": s, "applies": ["-"] if s is None else [], "line": b["line"]}
+                        for s, b in zip(first, blocks)])
     out, every = [], []
     for index, results in enumerate(zip(*seen)):
         statuses = [r["status"] for r in results]
@@ -165,6 +192,20 @@ def diagnose(blocks, upto, edits=None, source=""):
         Value = load(source)
     except EngineError as error:
         return {"ok": False, "message": str(error)}
-    return diagnose_blocks(blocks, [int(upto)], edits, Value)[int(upto)]
+    runs = RUNS if set_prev(Value) else 1  # a tuple is walked in the same order every time
+    for run_number in range(1, runs + 1):
+        found = diagnose_blocks(blocks, [int(upto)], edits, Value)[int(upto)]
+        found["runs"] = run_number
+        if found["difference"] is not None:
+            return found
+    # No graph the block names differs. A block that failed builds its graph elsewhere (inside a
+    # function: gradcheck's lambda), so the classic mistakes are tried on the exercises' graphs.
+    if found["status"] == "error":
+        verdict = on_probes(Value, "", why="the graph where the block failed was built inside a function (a "
+                            "gradcheck's lambda, say), which keeps no name Node by node can read")
+        if verdict:
+            found.update(cause=verdict["text"], mistake=verdict["mistake"], operation=verdict["operation"],
+                         operand=verdict["operand"])
+    return found
 
 

@@ -214,7 +214,8 @@ def test_diagnose_lights_the_first_node_and_names_the_cause():
     assert your_engine.LIT in found["dot"] and f"your engine: grad {found['difference']['got']:.4f}" in found["dot"]
     right = calls.call("diagnose", {"blocks": BLOCKS, "upto": 1, "edits": {},
                                     "source": (ENGINES / "lecture.py").read_text(encoding="utf-8")})
-    assert right == {"ok": True, "difference": None, "compared": ["x", "e", "f", "g"], "uncompared": []}
+    assert right == {"ok": True, "difference": None, "compared": ["x", "e", "f", "g"], "uncompared": [],
+                     "status": "ran", "error": "", "runs": your_engine.RUNS}
 
 
 def test_node_by_node_shows_the_graph_the_block_built_before_a_larger_earlier_one():
@@ -235,7 +236,8 @@ def test_a_block_your_engine_could_not_build_is_not_said_to_agree_node_by_node()
               {**BLOCKS[1], "source": "y.backward()\n"}]
     source = (ENGINES / "lecture.py").read_text(encoding="utf-8") + "\ndel Value.exp\n"
     found = calls.call("diagnose", {"blocks": blocks, "upto": 1, "edits": {}, "source": source})
-    assert found == {"ok": True, "difference": None, "compared": [], "uncompared": ["y"]}
+    assert found == {"ok": True, "difference": None, "compared": [], "uncompared": ["y"], "status": "error",
+                     "error": "NameError: name 'y' is not defined", "runs": your_engine.RUNS}
     assert engine_report.no_difference(found) == ("not compared: y (no Value from your engine there, "
                                                   "or a graph that could not be walked)")
     assert engine_report.no_difference({"compared": ["L"], "uncompared": []}) == \
@@ -553,3 +555,4 @@ def test_a_leaf_whose_graph_has_no_name_in_the_block_is_diagnosed_on_the_exercis
                                     "source": engines.source("tanh_from_input")})
     assert found["mistake"] == "tanh" and found["cause"].startswith(STARTS["tanh"]), found
     assert "(Seen on the exercises' neuron graph: a backward() from x1_ alone" in found["cause"], found["cause"]
+

@@ -13,6 +13,7 @@
  *   playground: {expression: string, values: string, engine?: string | null, against?: Against},
  *   check_engine: {source: string},
  *   diagnose: {blocks: Block[], upto: number, edits: Object<string, string>, source: string},
+ *   varies: {blocks: Block[], source: string, statuses: (string | null)[]},
  * }} CallArgs
  * run_blocks with an engine (the reader's engine source, scripts/reader/your_engine.py): each result
  * has "applies", the reasons the block does not apply to a reader's engine ([] if it does).
@@ -33,10 +34,17 @@
  * @typedef {{id: string, label: string, op: string, expected: number | string, got: number | string,
  *   shown: {expected: string, got: string}}} Difference
  *   the first node, in reverse topological order, whose grad differs; id: draw_dot's id
- * @typedef {{ok: true, difference: null, compared: string[], uncompared: string[]} | {ok: true,
- *   difference: Difference, cause: string | null, dot: string | null, name: string} |
- *   {ok: false, message: string}} Diagnosis  diagnose's value (compared, uncompared: the names whose
- *   graphs were compared, and those that could not be)
+ * @typedef {"assign" | "upstream" | "tanh" | "local" | "order" | "unvisited" | null} Mistake
+ *   the classic mistake decided at a node (scripts/reader/engine_cause.py), null: none fits
+ * @typedef {{ok: true, difference: null, compared: string[], uncompared: string[], status: string,
+ *   error: string, runs: number, cause?: string | null, mistake?: Mistake} | {ok: true,
+ *   difference: Difference, cause: string | null, diagnosis: string, mistake: Mistake,
+ *   operation: string | null, operand: "left" | "right" | null, dot: string | null, name: string,
+ *   runs: number} | {ok: false, message: string}} Diagnosis  diagnose's value (compared, uncompared: the
+ *   names whose graphs were compared, and those that could not be; status and error: how the block went
+ *   on the reader's engine in the last of the `runs` runs made; cause: read on the exercises' graphs)
+ * @typedef {{set: boolean, blocks: {index: number, line: number, statuses: string[]}[]}} Varies
+ *   varies' value: the blocks that went otherwise in a second run than in the first (statuses)
  * @typedef {{index: number, line: number, name: string, hidden: boolean, kind: string, edited: boolean,
  *   figure: boolean, status: "ran" | "error" | "skipped" | "unavailable" | "differs", output: string,
  *   error: string, transcript: object[], skip: {reason: string, examples: number[]} | null,
@@ -56,6 +64,7 @@
  *   playground: PlaygroundAnswer,
  *   check_engine: EngineCheck,
  *   diagnose: Diagnosis,
+ *   varies: Varies,
  * }} CallResults  each function's value: what call(fn) resolves to as its Answer's report
  * @typedef {keyof CallArgs} CallName
  * @typedef {{line: number, kind: string, hidden: boolean, source: string, skip: object | null,

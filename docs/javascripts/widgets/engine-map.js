@@ -162,14 +162,17 @@ function makeView(state, source) {
   const table = element("tbody");
   const failures = element("div", { class: "bv-map__failures" });
   const notApplicable = element("div", { class: "bv-map__nas" });
-  state.map.replaceChildren(element("div", { class: "bv-map__table" }, element("table", {},
+  const varied = element("div", { class: "bv-map__varies", hidden: "" }); // at the top: read before the counts
+  state.map.replaceChildren(varied, element("div", { class: "bv-map__table" }, element("table", {},
     element("caption", { text: "The book on your engine: a chapter's blocks that run in your browser" }),
     element("thead", {}, element("tr", {}, ...["Chapter", "passed", "failed", "not applicable",
       "not run in full"].map((h) => element("th", { scope: "col", text: h })),
       element("th", { scope: "col", class: "bv-map__glance", text: "at a glance" }))),
     table)), failures, notApplicable);
   state.chapters = [];
-  const add = ({ chapter, blocks, results, error }) => {
+  const wentBothWays = [];
+  const add = ({ chapter, blocks, results, error, varies }) => {
+    if (varies?.length) vary(chapter, blocks, varies);
     const cell = (cls, text) => table.append(element("tr", {}, element("th", { scope: "row" }, chapterLink(chapter)),
       element("td", { colspan: "5", class: cls, text })));
     if (error) {
@@ -187,6 +190,25 @@ function makeView(state, source) {
     table.append(row(chapter, sorted));
     for (const failed of sorted.failed) failures.append(failure(chapter, blocks, failed, source));
     if (sorted.na.length) notApplicable.append(notApplicableList(chapter, sorted.na));
+  };
+  /** Blocks of `chapter` that went otherwise in a second run than in the map's (your_engine.py: varies). */
+  const vary = (chapter, blocks, found) => {
+    let n = 0;
+    const numbers = blocks.map((block) => (block.hidden ? null : (n += 1)));
+    const said = (status) => (status === "error" || status === "differs" ? "failed"
+      : status === "ran" ? "passed" : "did not run");
+    for (const { index, statuses } of found) {
+      if (numbers[index] == null) continue;
+      wentBothWays.push(element("li", {}, element("a", { href: blockURL(chapter, numbers[index]),
+        text: `${chapter.title}, block ${numbers[index]}` }), `: ${statuses.map(said).join(", then ")}`));
+    }
+    if (!wentBothWays.length) return;
+    varied.hidden = false;
+    varied.replaceChildren(element("p", { class: "bv-map__fail", text: "Your engine's results vary from run to " +
+      "run: its _prev is a set, which Python walks in an order that follows where the nodes sit in memory, " +
+      "another one each run, and your engine's grads depend on that order. The map ran each chapter twice; " +
+      `${wentBothWays.length === 1 ? "this block" : `these ` +
+      `${wentBothWays.length} blocks`} went both ways:` }), element("ul", {}, ...wentBothWays));
   };
   /** The totals, the failures' heading (or that none failed); returns the totals. */
   const end = () => {
@@ -219,9 +241,9 @@ const summary = (totals, ms) => `${totals.passed} blocks passed, ${totals.failed
     ? "chapter" : "chapters"} did not finish` : ""}, in ${(ms / 1000).toFixed(1)} s.`;
 
 function save(source, entries, ms) {
-  const cut = entries.map(({ chapter, blocks, results, error }) => {
+  const cut = entries.map(({ chapter, blocks, results, error, varies }) => {
     const failed = (r) => !r.applies?.length && (r.status === "error" || r.status === "differs");
-    return { chapter, error, blocks: results?.some(failed) ? blocks : blocks?.map((b) => ({ hidden: b.hidden })),
+    return { chapter, error, varies, blocks: results?.some(failed) ? blocks : blocks?.map((b) => ({ hidden: b.hidden })),
       results: results?.map((r) => failed(r) ? r : { index: r.index, kind: r.kind, status: r.status,
         applies: r.applies }) ?? null };
   });
@@ -261,7 +283,7 @@ async function runTheBook(state, source) {
   const stop = new AbortController(); // the Stop button python.js shows during each chapter's Run
   for (const [i, chapter] of all.entries()) {
     const where = { page: chapter.page, title: chapter.title, url: chapter.url };
-    let entry = { chapter: where, blocks: null, results: null, error: null };
+    let entry = { chapter: where, blocks: null, results: null, error: null, varies: null };
     if (chapter.blocks) {
       status.textContent = `Running ${chapter.title} on your engine (${i + 1} of ${all.length})…`;
       const blocks = JSON.parse(chapter.blocks).blocks;
@@ -276,6 +298,20 @@ async function runTheBook(state, source) {
       if (answer.kind === "result") pythonMs += answer.runMs;
       entry = answer.kind === "result" ? { ...entry, blocks, results: answer.report.results }
         : { ...entry, error: answer.message };
+      if (answer.kind === "result") { // run again where a _prev that is a set may walk otherwise (issue 44)
+        const statuses = answer.report.results.map((r) => (r.applies?.length ? null : r.status));
+        const again = await call("varies", { blocks, source, statuses },
+          { timeoutMs: CHAPTER_TIMEOUT_MS, signal: stop.signal, stopIn: state.runRow, afterStop: state.runBook });
+        if (again.kind === "stopped") {
+          stop.abort();
+          status.textContent = `Stopped in ${chapter.title}: ${again.message} The map shows the chapters before it.`;
+          return;
+        }
+        if (again.kind === "result") {
+          pythonMs += again.runMs;
+          entry.varies = again.report.blocks;
+        }
+      }
     }
     entries.push(entry);
     view.add(entry);
@@ -332,7 +368,7 @@ function failure(chapter, blocks, { n, result }, source) {
     button.setAttribute("aria-disabled", "true");
     diagnosis.replaceChildren(element("p", { text: "Comparing your engine's graph with micrograd's…" }));
     try {
-      await diagnose(diagnosis, blocks, result.index, source);
+      await diagnose(diagnosis, blocks, result.index, source, result.status);
     } finally {
       button.removeAttribute("aria-disabled");
     }
@@ -369,20 +405,38 @@ function pre(text) {
   return element("pre", {}, element("code", { text }));
 }
 
-/** What a diagnosis with no difference found says: only what was compared (your_engine.py: _compare). */
-export function agreed({ compared = [], uncompared = [] }) {
+/**
+ * What a diagnosis with no difference found says: only what was compared, and how the block went
+ * in Node by node's run (your_engine.py: _compare, diagnose). A block that failed there, or in the
+ * map's run (`mapStatus`), is never said to agree: its failing graph is elsewhere, or the engine's
+ * results vary from run to run.
+ */
+export function agreed({ compared = [], uncompared = [], status = "differs", error = "", runs = 1 }, mapStatus = status) {
   const names = (list) => list.slice(0, 5).join(", ") + (list.length > 5 ? ` and ${list.length - 5} more` : "");
   const missing = uncompared.length ? `${uncompared.length === 1 ? "The graph" : "The graphs"} of ` +
     `${names(uncompared)} could not be compared: your engine left no Value there, or its graph could not ` +
     "be walked." : "";
-  if (!compared.length) return missing || "This block builds no graph to compare.";
-  return `Every node's grad in the ${compared.length === 1 ? "graph" : "graphs"} of ${names(compared)} is ` +
-    `micrograd's${uncompared.length ? "." : ": the difference is in what the block prints."}` +
-    (missing ? ` ${missing}` : "");
+  const failed = status === "error" ? `The block failed in Node by node's run: ${error}` : "";
+  if (!compared.length) return [missing || "This block builds no graph to compare.", failed].filter(Boolean).join(" ");
+  const every = `every node's grad in the ${compared.length === 1 ? "graph" : "graphs"} of ${names(compared)} is ` +
+    "micrograd's";
+  const tail = missing ? ` ${missing}` : "";
+  if (status === "error") {
+    return `${failed}, yet ${every}. The graph that failed is not one the block keeps in a name (it was built ` +
+      "inside a function, such as gradcheck's lambda), so Node by node cannot light its node." + tail;
+  }
+  if (status === "ran" && mapStatus !== "ran") {
+    const times = runs === 1 ? "Node by node ran the blocks again" : `Node by node ran the blocks ${runs} times`;
+    return `${times}: the block gave the page's results, and ${every}, while it failed in the map's run. Your ` +
+      "engine's results vary from run to run" + (runs > 1 ? ": its _prev is a set, which Python walks in another " +
+        "order each run, and its grads depend on that order." : ".") + tail;
+  }
+  return `${every[0].toUpperCase()}${every.slice(1)}` +
+    `${uncompared.length ? "." : ": the difference is in what the block prints."}` + tail;
 }
 
 /** Call diagnose for block `upto` and show its graph, the lit node with both numbers, the cause. */
-async function diagnose(host, blocks, upto, source) {
+async function diagnose(host, blocks, upto, source, mapStatus) {
   const { call } = await import("../python/python.js");
   const answer = await call("diagnose", { blocks, upto, edits: {}, source },
     { timeoutMs: DIAGNOSE_TIMEOUT_MS, runningText: "Comparing node by node…" });
@@ -394,7 +448,10 @@ async function diagnose(host, blocks, upto, source) {
   // No difference: the answer that names what was compared (calls.js: Diagnosis; `in`, as a null
   // difference does not narrow the type outside strict mode)
   if (report.ok === false || "compared" in report) {
-    host.replaceChildren(element("p", { text: report.ok === false ? report.message : agreed(report) }));
+    host.replaceChildren(element("p", { text: report.ok === false ? report.message : agreed(report, mapStatus) }));
+    if (report.ok !== false && report.cause) { // read on the exercises' graphs (engine_cause.py: on_probes)
+      host.append(element("p", { class: "bv-map__cause", text: `Likely cause: ${report.cause}` }));
+    }
     return;
   }
   const { label, op } = report.difference;
@@ -407,8 +464,10 @@ async function diagnose(host, blocks, upto, source) {
       `${report.name ? ` in the graph of ${report.name}` : ""}: `, element("strong", { text: name }),
     `${label ? ` (${op ? `the ${kind}` : "a leaf"})` : ""}, lit below: micrograd gives grad ${expected}, ` +
       `your engine ${got}.`),
-    element("p", { class: "bv-map__cause", text: report.cause ? `Likely cause: ${report.cause}`
-      : "None of the classic mistakes gives this difference." }),
+    // The cause decided at that node (engine_cause.py): the mistake, the operation and operand, the
+    // numbers; or, when each classic mistake was tested there and none fits, the shares on both engines.
+    element("p", { class: "bv-map__cause", text: report.mistake ? `Likely cause: ${report.diagnosis}`
+      : `${report.diagnosis[0].toUpperCase()}${report.diagnosis.slice(1)}`.replace(/([^.)])$/, "$1.") }),
   ];
   host.replaceChildren(...lines);
   if (report.dot) {
