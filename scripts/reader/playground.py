@@ -140,7 +140,8 @@ def run(expression, values, engine=None, against="differences"):
     "caption", "dot", and the steps as the view replays them: "nodes" [{id, name, data}],
     "edges" {edge id: text}, "forward", "forwardCaptions", "backward" [{node, edges, parents,
     grads}], "backwardCaptions", "zeroGrads", "columns" (the table's headers), "engine" ("micrograd"
-    or "your engine": which one ran it), "against", and against micrograd "difference" (None, or
+    or "your engine": which one ran it), "against", and against micrograd, or where the reader's steps
+    cannot be replayed (against finite differences too), "difference" (None, or
     {id: draw_dot's id in this graph, label, op, expected: micrograd's grad, got: the engine's})
     and "cause" (scripts/reader/engine_cause.py: the classic mistake decided at that node, or
     None when none fits there; "check"'s text says what differs, with the numbers), and
@@ -213,9 +214,12 @@ def _run(expression, values, yours=False, against_micrograd=False):
     if against_micrograd:
         found = _against_micrograd(tree, names, given, leaves, root, graph, steps is None)
         return {**found, **(steps or {}), **ran, "against": "micrograd"}
-    if steps is None:  # the steps cannot be shown as this engine's; against micrograd they can, lit
-        return {"ok": False, "field": None, "column": None, "message": _unreplayable(tree, names, given, root)}
-    dot = graph.source
+    # The reader's steps cannot be replayed (their pass wrote grads that local × upstream does not give):
+    # micrograd's graph and steps, with the first node whose grad differs lit and the cause there
+    lit = None
+    if steps is None:
+        lit = _against_micrograd(tree, names, given, leaves, root, graph, theirs=True)
+        steps = {key: lit[key] for key in (*VIEW, "steps")}
     report = [_check(leaves[name], lambda: _build(tree.body, leaves, text, labels=None), root.data)
               for name in names]
     passed = all(r["passed"] is not False for r in report)
@@ -228,6 +232,12 @@ def _run(expression, values, yours=False, against_micrograd=False):
     if not complete:
         check = (check.replace("Every leaf's grad agrees with centered", "Every grad that could be checked "
                                "agrees with") + " " + " ".join(r["why"] for r in report if r["why"]))
+    if yours and lit is None and not passed:  # the reader's graph, with the node where it parts from micrograd lit
+        lit = _against_micrograd(tree, names, given, leaves, root, graph)
+    if lit:
+        passed = passed and lit["check"]["passed"]
+        check += " " + lit["check"]["text"]
+    dot = lit["dot"] if lit else graph.source
     return {"ok": True, "expression": text, "values": ", ".join(f"{n} = {_plain(given[n])}" for n in names),
             "result": for_json(root.data), "leaves": [{k: v for k, v in r.items() if k != "why"} for r in report],
             "check": {"passed": passed, "complete": complete, "text": check},
@@ -235,7 +245,7 @@ def _run(expression, values, yours=False, against_micrograd=False):
                        "its estimate by finite differences (micrograd.gradcheck's, centered where both sides can be "
                        "taken)",
             "columns": ["leaf", "grad (backward)", "finite differences", "relative error", "check"],
-            "dot": dot, **steps, **ran}
+            "dot": dot, **({"difference": lit["difference"], "cause": lit["cause"]} if lit else {}), **steps, **ran}
 
 
 YOURS = "your engine's "
@@ -249,15 +259,6 @@ def _reference(tree, names, given):
         ref_root = _build(tree.body, ref_leaves, _source(tree), labels=[])
         ref_root.backward()
     return ref_leaves, ref_root
-
-
-def _unreplayable(tree, names, given, root):
-    """What the playground says when the reader's backward() wrote grads its own local
-    derivatives times upstream do not give (checked against finite differences)."""
-    _, ref_root = _reference(tree, names, given)
-    verdict = cause_at(ref_root, root)
-    return ("your engine's backward() wrote grads that local derivative × upstream does not give, so its steps "
-            f"cannot be replayed: {verdict['text']} Check against micrograd to see the graph with that node lit.")
 
 
 def _against_micrograd(tree, names, given, leaves, root, graph, theirs=False):

@@ -2,10 +2,14 @@
 an engine whose results vary from run to run caught by the map (item 3), and the engines written for the
 tests, one bug in one operation or operand each, named with that operation everywhere (Done when)."""
 
+import re
+
+import pytest
+
 from scripts.reader import calls, your_engine
 from scripts.tools import engine_report
 from tests import engines
-from tests.your_engine.test_your_engine import BLOCKS, FLIP, STARTS, _page
+from tests.your_engine.test_your_engine import BLOCKS, CAUSES, FLIP, STARTS, _page
 
 # ---- issue 44, item 2: never a false all-clear ----
 
@@ -51,3 +55,29 @@ def test_the_maps_varies_call_runs_a_set_engine_once_more_against_the_run_it_mad
     assert found["blocks"][0]["statuses"][0] == first[0] and len(set(found["blocks"][0]["statuses"])) == 2, found
     book = calls.call("varies", {"blocks": blocks, "source": engines.source("book"), "statuses": ["differs"]})
     assert book == {"set": False, "blocks": [], "statuses": [["differs"]]}, book  # not run: one status only
+
+
+# ---- issue 44, item 4: the playground draws the graph with the lit node ----
+
+LOSS = {"expression": "((tanh(x*w + b*x)*w + x)**2)*x + (b + x)*x", "values": "x = 0.5, w = -3, b = 2"}
+
+
+@pytest.mark.parametrize("name", [n for n in CAUSES if n != "reversed_order"])
+def test_the_playground_checked_by_finite_differences_lights_the_node_and_names_the_cause(name):
+    """With = for += in one closure, the playground showed no graph and no table, only "your engine
+    raised RuntimeError: trace: step n2 left n0.grad = 2.0, the record says 7.0". Checked against
+    finite differences, it now draws the graph with the node where the reader's engine parts from
+    micrograd lit, both numbers on it, the table, and the cause named with its operation."""
+    mistake, operation, operand = CAUSES[name]
+    found = calls.call("playground", {**LOSS, "engine": engines.source(name)})
+    assert found["ok"] and found["against"] == "differences" and found["leaves"], found.get("message")
+    assert found["difference"] is not None and "fillcolor" in found["dot"], found["check"]
+    assert found["cause"].startswith(STARTS[mistake]), found["cause"]
+    assert operation is None or f"{operation}'s backward" in found["cause"] or mistake == "tanh", found["cause"]
+    assert operand is None or f"for its {operand} operand" in found["cause"], found["cause"]
+    text = found["check"]["text"]
+    assert found["check"]["passed"] is False and "Likely cause: " + found["cause"] in text, text
+    assert "raised" not in text and not re.search(r"\bn\d+\b", text), text
+    assert found.get("steps", "yours") in ("yours", "micrograd's") and found["backward"], found.get("steps")
+    right = calls.call("playground", {**LOSS, "engine": engines.source("lecture")})
+    assert right["check"]["passed"] and "difference" not in right, right["check"]
