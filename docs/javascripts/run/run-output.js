@@ -40,7 +40,11 @@ export function show(state, result) {
   // What the reader's code of an earlier Run left in this Python (a function it replaced, a
   // callback still queued) can change a result, edits or none (a hostile audit: a leftover made an
   // unedited block print 42.0 beside an edit that only added a comment, with no cause given).
-  if (result.afterReaderCode && results.some((r) => !r.edited && (r.status === "differs" || r.status === "error"))) {
+  // A block that reads micrograd's internals (or what such a block made) does not apply to the reader's
+  // engine (run_blocks.py: "applies", as the map says): never counted as a block that went otherwise.
+  const na = (r) => state.engine === "yours" && Boolean(r.applies?.length);
+  if (result.afterReaderCode && results.some((r) => !r.edited && !na(r) && (r.status === "differs" ||
+    r.status === "error"))) {
     output.append(paragraph("bv-run-note", "An earlier Run gave this same Python code of yours, and Python " +
       "keeps whatever it left (a function it replaced, a callback still queued): that can change these results. " +
       FRESH));
@@ -49,8 +53,8 @@ export function show(state, result) {
   // edit on (the edit, or what it changed downstream): it may change this one. (With no edit,
   // a block that prints differently in this Python is said under that block only.)
   const firstEdit = results.findIndex((r) => r.edited);
-  const earlier = results.slice(0, -1).filter((r, i) => r.status === "error" ||
-    (r.status === "differs" && firstEdit !== -1 && i >= firstEdit));
+  const earlier = results.slice(0, -1).filter((r, i) => !na(r) && (r.status === "error" ||
+    (r.status === "differs" && firstEdit !== -1 && i >= firstEdit)));
   // Said only of a block that ran, or ran in part: a skipped one ran nothing (a new reader's audit read
   // "so this block still ran:" above "Not run: the page skips this block")
   if (earlier.length && !didNotRun(mine)) {
@@ -77,6 +81,14 @@ export function show(state, result) {
       : "Not run in your browser: ") + mine.why + (mine.figure
       ? " The figure below was drawn when the site was built, from the page's code." : "")));
     if (stop && mine.output) output.append(pre("bv-run-out", mine.output.replace(/\n$/, "")));
+    return;
+  }
+  if (na(mine)) { // what it printed on the reader's engine, as it ran, and why it is not compared
+    output.append(paragraph("bv-run-note", `Not applicable to your engine: ${mine.applies.join("; ")}. Its ` +
+      "results are not compared with the page's, which are micrograd's."));
+    const printed = mine.kind === "doctest" ? mine.transcript.map((t) => t.text).join("")
+      : `${mine.output ?? ""}${mine.error ?? ""}`;
+    if (printed.trim()) output.append(pre("bv-run-out", printed.replace(/\n$/, "")));
     return;
   }
   // A doctest whose examples could not be read (`>>>x`) ran none: its error is shown as a code block's
