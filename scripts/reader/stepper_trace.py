@@ -21,6 +21,7 @@ import math
 import operator
 
 import micrograd.engine
+import micrograd.trace
 from micrograd.draw import draw_dot
 from micrograd.formatting import caption as number
 from micrograd.formatting import field, for_json, read, rounded, shown, sign
@@ -45,8 +46,15 @@ def replay(root):
     the backward steps are the ones its own backward() took, recorded (recorded_backward), so
     a mistake in its loop shows in the steps and the grads, not only one in its local
     derivatives."""
-    t = trace(root)
-    if type(root) is not BOOK:
+    if type(root) is BOOK:
+        t = trace(root)
+    else:  # the trace's nodes, edges and forward pass; its backward steps, the reader's own, recorded
+        held = micrograd.trace.backward_steps
+        micrograd.trace.backward_steps = _by_the_rule
+        try:
+            t = trace(root)
+        finally:
+            micrograd.trace.backward_steps = held
         t["backward"] = _recorded_steps(root, t)
     nodes = {node["id"]: node for node in t["nodes"]}
     names = {node["id"]: name(node) for node in t["nodes"]}
@@ -75,6 +83,19 @@ def replay(root):
                                "from": t["forward"].index(edge["child"]) + 1}
                   for edge in t["edges"]},
     }
+
+
+def _by_the_rule(root, order=None):
+    """micrograd.engine.backward_steps on a reader's graph, each edge adding local × upstream as
+    micrograd's loop does: trace() checks its record against these grads, and the reader's own pass,
+    which may write others (= for +=), is recorded apart (_recorded_steps). A trace of the reader's
+    pass stopped there: "trace: step n2 left n0.grad = 2.0, the record says 7.0", ids a reader never sees."""
+    root.grad = 1.0
+    yield root
+    for node in reversed(micrograd.engine.topological_order(root)) if order is None else order:
+        for parent, local in zip(node._prev, node._local):
+            parent.grad += local * node.grad
+        yield node
 
 
 def _recorded_steps(root, t):

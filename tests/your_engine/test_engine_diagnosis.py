@@ -81,3 +81,21 @@ def test_the_playground_checked_by_finite_differences_lights_the_node_and_names_
     assert found.get("steps", "yours") in ("yours", "micrograd's") and found["backward"], found.get("steps")
     right = calls.call("playground", {**LOSS, "engine": engines.source("lecture")})
     assert right["check"]["passed"] and "difference" not in right, right["check"]
+
+
+def test_a_stepper_steps_through_a_lecture_engines_own_pass_with_no_internal_id():
+    """The trace checked the reader's closures against micrograd's rule and stopped at the first
+    write that differs: "your engine raised RuntimeError: trace: step n2 left n0.grad = 2.0, the
+    record says 7.0" (the engine raised nothing; n2 and n0 mean nothing to a reader). A stepper and
+    the playground now show the reader's own pass, step by step, with the share it lost."""
+    import micrograd
+    from scripts.reader.stepper_trace import structure
+
+    a, b = micrograd.Value(2.0, label="a"), micrograd.Value(5.0, label="b")
+    graph = structure((a + b) * a)  # + runs after *: its = drops the share * gave a
+    found = calls.call("trace_stepper", {"graph": graph, "values": {}, "engine": engines.source("lecture_assign_add")})
+    assert found["ok"], found.get("message")
+    names = {node["id"]: node["name"] for node in found["preset"]["nodes"]}
+    grads = dict(zip(names.values(), found["preset"]["backward"][-1]["grads"]))
+    assert (grads["a"], grads["b"]) == ("grad 2.0000", "grad 2.0000"), grads  # micrograd: 9 and 2
+    assert not re.search(r"\bn\d+\b", " ".join(found["preset"]["backwardCaptions"])), found["preset"]
