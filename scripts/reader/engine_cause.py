@@ -134,8 +134,8 @@ def on_probes(Value, name, why=None):
     `name` whose graph the block does not give: the first verdict that names a mistake, its text
     saying where it was seen, or None. why: why the block's own graph was not read (str), else a
     backward() from `name` alone gave micrograd's grads."""
-    from micrograd.engine import Value as BOOK
-    from scripts.reader.engine_swap import _probes, installed
+    # engine_swap's BOOK, not micrograd.engine.Value, which pytest --engine replaces for the session
+    from scripts.reader.engine_swap import BOOK, _probes, installed
 
     for number, build in enumerate(_probes()):
         try:

@@ -86,6 +86,8 @@ def diagnose_blocks(blocks, indexes, edits, Value):
                     out[index] = _compare(ref, got, own)
                     if out[index]["difference"] is None:  # how the block went on the reader's engine
                         out[index].update(status=result["status"], error=_last_line(result))
+                        if result["status"] in ("error", "differs"):
+                            out[index].update(_on_probes(Value))
     finally:
         take_graphs_apart(list(ref.values()) + list(got.values()))
         ref.clear()
@@ -198,14 +200,18 @@ def diagnose(blocks, upto, edits=None, source=""):
         found["runs"] = run_number
         if found["difference"] is not None:
             return found
-    # No graph the block names differs. A block that failed builds its graph elsewhere (inside a
-    # function: gradcheck's lambda), so the classic mistakes are tried on the exercises' graphs.
-    if found["status"] == "error":
-        verdict = on_probes(Value, "", why="the graph where the block failed was built inside a function (a "
-                            "gradcheck's lambda, say), which keeps no name Node by node can read")
-        if verdict:
-            found.update(cause=verdict["text"], mistake=verdict["mistake"], operation=verdict["operation"],
-                         operand=verdict["operand"])
     return found
+
+
+def _on_probes(Value):
+    """For a block that failed while no graph it names differs: the graph it failed on was built
+    inside a function (gradcheck's lambda, a loss_fn), so the classic mistakes are tried on the
+    exercises' graphs. {"cause", "mistake", "operation", "operand"}, or {} when none fits there."""
+    verdict = on_probes(Value, "", why="the graph where the block failed was built inside a function (a "
+                        "gradcheck's lambda, say), which keeps no name to read its grads by")
+    if not verdict:
+        return {}
+    return {"cause": verdict["text"], "mistake": verdict["mistake"], "operation": verdict["operation"],
+            "operand": verdict["operand"]}
 
 

@@ -71,6 +71,9 @@ def no_difference(found):
     if uncompared:  # micrograd built a graph there, the reader's engine none it could walk
         said.append(f"not compared: {', '.join(uncompared)} (no Value from your engine there, "
                     "or a graph that could not be walked)")
+    if found.get("cause"):  # the block failed on a graph it keeps in no name (your_engine.py: _on_probes)
+        said.append(f"the block failed on a graph it keeps in no name; likely cause: {found['cause']}")
+        return "; ".join(said)
     return ("; ".join(said) if said else "no graph to compare") + (
         " (the output differs)" if compared and not uncompared else "")
 

@@ -9,7 +9,7 @@ import pytest
 from scripts.reader import calls, your_engine
 from scripts.tools import engine_report
 from tests import engines
-from tests.your_engine.test_your_engine import BLOCKS, CAUSES, FLIP, STARTS, _page
+from tests.your_engine.test_your_engine import BLOCKS, CAUSES, FLIP, STARTS, _page, run_engine
 
 # ---- issue 44, item 2: never a false all-clear ----
 
@@ -99,3 +99,23 @@ def test_a_stepper_steps_through_a_lecture_engines_own_pass_with_no_internal_id(
     grads = dict(zip(names.values(), found["preset"]["backward"][-1]["grads"]))
     assert (grads["a"], grads["b"]) == ("grad 2.0000", "grad 2.0000"), grads  # micrograd: 9 and 2
     assert not re.search(r"\bn\d+\b", " ".join(found["preset"]["backwardCaptions"])), found["preset"]
+
+
+# ---- Done when: each engine with one bug in one place is named, with its operation, by pytest --engine ----
+
+@pytest.mark.parametrize("name", list(engines.EDITS))
+def test_pytest_engine_names_each_one_place_bug_with_its_operation(name, tmp_path):
+    """The engines written for the tests, one bug in one operation or operand each, in the lecture's
+    shape and the book's: pytest's report names the mistake, the operation and the operand, and no
+    node by an internal id. Chapter 5's tanh feeds a loss; chapters 2 and 7 hold the rest."""
+    mistake, operation, operand = CAUSES[name]
+    pages = ["docs/05-neurons-layers-networks.md"] if "tanh" in name else ["docs/02-chain-rule.md",
+                                                                            "docs/07-check-break-fix.md"]
+    out = run_engine(name, *pages, directory=tmp_path)
+    assert "failed" in out.splitlines()[-1], out[-3000:]
+    said = f"likely cause: {STARTS[mistake]}" + (f"{operation}'s backward" if operation and mistake != "tanh"
+                                                  else "")
+    assert said in out, out[-3000:]
+    if operand:
+        assert f"{said}, for its {operand} operand" in out, out[-3000:]
+    assert not re.search(r"\bnode n\d", out), out[-3000:]
