@@ -9,7 +9,7 @@ one-place bugs named with their operation by Node by node are in test_your_engin
 import re
 
 from tests import engines
-from tests.helpers import wait_for_text
+from tests.helpers import report_shot, settled, wait_for_text
 from tests.your_engine.test_your_engine_browser import (
     RUN,
     draw_and_check,
@@ -78,6 +78,7 @@ def test_the_map_says_at_its_top_when_results_vary_from_run_to_run_and_why(brows
     link = top.locator("a").first.get_attribute("href")
     assert re.fullmatch(r".*/[0-9]+-[a-z-]+/#block-\d+", link), link
     print(f"\nThe lecture's engine, early grads doubled: {len(items)} blocks went both ways, the first {items[0]}")
+    report_shot(top, "engine-map-varies-1280-light.png")
     # A correct engine of the lecture's shape goes the same way in both runs: nothing is said.
     page.get_by_label("Paste your engine").fill(engines.source("lecture"))
     page.get_by_role("button", name="Use this code").click()
@@ -108,6 +109,16 @@ def test_the_playground_lights_the_node_and_names_the_cause_checked_by_finite_di
     assert lit.count() == 1, "one node lit, with micrograd's grad beside the engine's"
     assert page.get_by_role("columnheader", name="finite differences").is_visible()
     assert page.locator(".bv-pg__table tbody tr").count() == 3
+    for scheme, width in [("light", 1280), ("light", 390), ("dark", 390), ("dark", 1280)]:
+        if scheme == "dark" and page.evaluate("document.body.dataset.mdColorScheme") != "slate":
+            page.get_by_title("Switch to dark mode").click()
+            page.wait_for_function("document.body.dataset.mdColorScheme === 'slate'")
+        page.set_viewport_size({"width": width, "height": 900})
+        settled(page)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, f"{scheme} {width} px"
+        report_shot(page.locator(".bv-pg__graph"), f"playground-lit-{width}-{scheme}.png",
+                    style=".md-header { visibility: hidden }")
+        report_shot(page.locator(".bv-pg__fail").first, f"playground-cause-{width}-{scheme}.png")
     page.close()
 
 
