@@ -144,3 +144,29 @@ def test_a_chapter_run_on_your_engine_says_a_block_that_reads_internals_does_not
     assert "did not go as on the page" not in later.text_content(), later.text_content()
     assert later.locator(".bv-run-fail").count() == 0, later.text_content()
     page.close()
+
+
+def test_a_chapter_runs_node_by_node_names_the_mistake_with_its_operation_and_operand(browser, origin):
+    """A Run on the reader's engine whose block goes otherwise than the page offers Node by node, as
+    the map does: with = for += in * for its right operand only, chapter 2's block 25 (x.grad: 3, the
+    page 6) lights x on the graph of y with both numbers and names the mistake, the operation and the
+    operand, from the keyboard."""
+    page = engine_page(browser, origin)
+    give_engine(page, "assign_mul_right")
+    page.goto(origin + "/02-chain-rule/")
+    page.wait_for_function(f"() => {RUN}?.blocks[24]?.run", timeout=30_000)
+    run_block(page, 25)
+    output = page.locator(".bv-run-output").nth(24)
+    button = output.get_by_role("button", name="Node by node: block 25 on your engine")
+    button.focus()
+    page.keyboard.press("Enter")
+    output.locator(".bv-map__node svg").wait_for(timeout=60_000)
+    first = output.locator(".bv-map__node p").first.text_content()
+    assert first == ("The first node, in reverse topological order, whose grad differs in the graph of y: x (a leaf), "
+                     "lit below: micrograd gives grad 6, your engine 3."), first
+    cause = output.locator(".bv-map__cause").text_content()
+    assert cause.startswith("Likely cause: = instead of += in *'s backward, for its right operand: y set the grad "
+                            "of x to its share 3, dropping the 3 already there (micrograd: 3 + 3 = 6)."), cause
+    assert "your engine" in output.locator(".bv-map__node svg").text_content()
+    report_shot(output, "run-node-by-node-1280-light.png", style=".md-header { visibility: hidden }")
+    page.close()

@@ -243,6 +243,7 @@ async function runBlock(state) {
       afterStop: state.run,
     });
     state.engine = source ? "yours" : "micrograd"; // which engine ran it: run-output.js says so
+    state.diagnose = source ? { ...args, source } : null; // Node by node's call, on the reader's engine
   } catch (error) {
     result = { kind: "error", message: String(error.message ?? error) };
   } finally {

@@ -100,6 +100,11 @@ export function show(state, result) {
       output.append(paragraph("bv-run-note", "It ran and printed nothing."));
     }
   }
+  // On the reader's engine, a block that went otherwise than on the page: where its grads first part
+  // from micrograd's, and why (python/node-by-node.js), as the map's Node by node shows it.
+  if (state.diagnose && !na(mine) && (mine.status === "error" || mine.status === "differs")) {
+    output.append(nodeByNode(state, mine.status));
+  }
   const big = mine.dot_too_big; // run_blocks.py: a graph whose DOT is over the limit the page draws
   const tooBig = big ? `Its graph is too big to draw in the page: ${big.chars.toLocaleString("en")} characters ` +
     `of Graphviz's DOT, over ${big.limit.toLocaleString("en")}.` : "";
@@ -114,6 +119,25 @@ export function show(state, result) {
         // (issue 44, item 10: "the unedited code" read as if something had been edited).
         : "The figure below was drawn from this code when the site was built."));
   }
+}
+
+/** The Node by node button of a Run on the reader's engine, and the place its answer goes. */
+function nodeByNode(state, status) {
+  const host = element("div", { class: "bv-map__node", "aria-live": "polite" });
+  const button = element("button", { type: "button", class: "md-button bv-run-node", text: "Node by node",
+    "aria-label": `Node by node: block ${state.n} on your engine` });
+  const args = state.diagnose;
+  button.addEventListener("click", async () => {
+    if (button.getAttribute("aria-disabled")) return;
+    button.setAttribute("aria-disabled", "true");
+    host.replaceChildren(paragraph("", "Comparing your engine's graph with micrograd's…"));
+    try {
+      await (await import("../python/node-by-node.js")).showDiagnosis(host, args, status, "your Run");
+    } finally {
+      button.removeAttribute("aria-disabled");
+    }
+  });
+  return element("div", { class: "bv-run-diagnosis" }, button, host);
 }
 
 // A block that stopped at an import the browser lacks, after lines of it ran, ran in part.
