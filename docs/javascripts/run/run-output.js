@@ -40,11 +40,7 @@ export function show(state, result) {
   // What the reader's code of an earlier Run left in this Python (a function it replaced, a
   // callback still queued) can change a result, edits or none (a hostile audit: a leftover made an
   // unedited block print 42.0 beside an edit that only added a comment, with no cause given).
-  // A block that reads micrograd's internals (or what such a block made) does not apply to the reader's
-  // engine (run_blocks.py: "applies", as the map says): never counted as a block that went otherwise.
-  const na = (r) => state.engine === "yours" && Boolean(r.applies?.length);
-  if (result.afterReaderCode && results.some((r) => !r.edited && !na(r) && (r.status === "differs" ||
-    r.status === "error"))) {
+  if (result.afterReaderCode && results.some((r) => !r.edited && (r.status === "differs" || r.status === "error"))) {
     output.append(paragraph("bv-run-note", "An earlier Run gave this same Python code of yours, and Python " +
       "keeps whatever it left (a function it replaced, a callback still queued): that can change these results. " +
       FRESH));
@@ -52,6 +48,9 @@ export function show(state, result) {
   // An earlier block that failed, or that prints otherwise than the page from the reader's first
   // edit on (the edit, or what it changed downstream): it may change this one. (With no edit,
   // a block that prints differently in this Python is said under that block only.)
+  // A block that reads micrograd's internals (or what such a block made) does not apply to the reader's
+  // engine (run_blocks.py: "applies", as the map says): never counted as a block that went otherwise.
+  const na = (r) => state.engine === "yours" && Boolean(r.applies?.length);
   const firstEdit = results.findIndex((r) => r.edited);
   const earlier = results.slice(0, -1).filter((r, i) => !na(r) && (r.status === "error" ||
     (r.status === "differs" && firstEdit !== -1 && i >= firstEdit)));
