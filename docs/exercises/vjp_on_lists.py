@@ -10,9 +10,10 @@ lists where the page used NumPy.
 - `vjp(J, v)`: the row vector `v`, one number per output, times `J`: a
   list with one number per input.
 
-The tests run both on $f(x_0, x_1) = (x_0 x_1,\; x_0 + x_1,\; x_0^2)$ and on
-a function with three inputs and two outputs, and compare `vjp(jacobian(f, point), v)` with a single
-backward pass from $\\sum_i v_i y_i$.
+The tests run both on $f(x_0, x_1) = (x_0 x_1,\\; x_0 + x_1,\\; x_0^2)$
+and on a function with three inputs and two outputs, and compare
+`vjp(jacobian(f, point), v)` with a single backward pass from
+$\\sum_i v_i y_i$.
 """
 
 # ---- kind: build ----
