@@ -13,6 +13,10 @@ A number's source is exact (scripts/pages/prose.py finds the numbers and says wh
 3. else the nearest figure above whose text holds it ("Figure 2", numbered in page order);
 4. else the nearest of these below the number (a figure drawn after the sentence that reads it).
 
+A chosen input comes first (set_source()): a number the code sets (`a = Value(2.0, label="a")`,
+`lr=0.05`, the 32 of `count_parameters(2, [32, 32, 1])`) links to the line that sets it, and the box
+says "Set here", never to a result printed later that shows the same value.
+
 The value alone does not make a source: a 2.0 printed beside `a` is not "a = 2". What the prose
 reads a number as (reading()) narrows the values that can be its source (_labelled() says what
 each shown value is printed as):
@@ -96,7 +100,7 @@ class NumberSourceError(ValueError):
 class Shown:
     """One place the page's code showed numbers: a line of output, an assertion, a figure's text.
 
-    kind: "printed", "assertion" or "figure". block: the visible block's number (1 for the
+    kind: "printed", "assertion", "figure" or "set" (a chosen input, see set_source). block: the visible block's number (1 for the
     page's first), or None for hidden code. line: the page line of the block's fence.
     code: the code (an example without its prompts, an assert statement, the figure's
     expression). text: the output line, assertion or figure text holding the numbers.
@@ -146,6 +150,7 @@ def sources(text, where, printed_at=None, figures=()):
     blocks, shown = _shown(text, where, printed_at or {}, figures)
     folds = answer_folds(text)
     found, problems, withheld = [], [], []
+    literals = set()
     for number in page_numbers(text, exempt_phrases(page)):
         at = f"{where}:{number.line}: {number.text}"
         if number.start is None:
@@ -163,7 +168,14 @@ def sources(text, where, printed_at=None, figures=()):
         reason = _withheld_by_name(text, page, number)
         if reason:
             wanted = Reading("withhold", why=reason)
-        source, problem = choose(number, shown, wanted)
+        source = set_source(number, shown, wanted, blocks, folds)  # a chosen input: where it is set
+        if source is not None and wanted.kind == "value" and not wanted.said & set().union(*source.labels):
+            key = (number.line, source.line, abs(number.value))  # an unnamed literal: once a line
+            source = None if key in literals else source  # (the input, not a result equal to it)
+            literals.add(key)
+        problem = None
+        if source is None:
+            source, problem = choose(number, [s for s in shown if s.kind != "set"], wanted)
         if problem:
             problems.append(f"{at}: {problem}")
         elif source is None:
@@ -260,7 +272,7 @@ def shared(number, shown):
     place of the page (a block, an assertion's block, a figure) prints it."""
     if any(math.isclose(abs(number.value), v, abs_tol=1e-12) for v in COMMON):
         return True
-    return len({_place(s) for s in shown if any(_holds(number, v, False) for v in s.values)}) > 1
+    return len({_place(s) for s in shown if s.kind != "set" and any(_holds(number, v, False) for v in s.values)}) > 1
 
 
 def _place(s):
@@ -355,6 +367,7 @@ def describe(shown):
         "printed": f"Block {shown.block}",
         "assertion": f"Block {shown.block} checks it",
         "figure": f"Figure {shown.figure}, drawn by block {shown.block}",
+        "set": f"Set here, in block {shown.block} (a chosen input)",
     }[shown.kind]
     return {"kind": shown.kind, "label": label, "code": shown.code, "shown": shown.text,
             "href": f"#{anchor(shown.block)}"}
@@ -522,6 +535,8 @@ def _shown(text, where, printed_at, figures):
         if block is not None:
             visible.append((block, line))
         source = str(region.lexemes["source"])
+        if block is not None:
+            shown += _sets(block, line, source)
         if is_doctest(source):
             for example in doctest.DocTestParser().get_examples(source):
                 code = example.source.rstrip("\n")
@@ -641,7 +656,7 @@ def _near(number, candidates):
 
 def _name(shown):
     return {"printed": f"block {shown.block}", "assertion": f"the assertion in block {shown.block}",
-            "figure": f"figure {shown.figure}"}[shown.kind]
+            "figure": f"figure {shown.figure}", "set": f"block {shown.block}"}[shown.kind]
 
 
 def _plain(value):
@@ -904,3 +919,116 @@ def _parts(text):
         current += char
     parts.append(current)
     return [p for p in parts if p.strip()]
+
+
+# Chosen inputs: a number the code sets (`a = Value(2.0)`, `lr=0.05`, `count(2, [32, 32, 1])`)
+
+def set_source(number, shown, wanted, blocks, folds):
+    """The Shown of kind "set" that sets `number`, a chosen input, or None. A chosen input links to
+    where the code sets it, never to a result printed later (which may show the same value).
+
+    A name (`a = 2`) takes the block that sets that name to that value, with that sign: the
+    next visible block after the number if it sets it (what the sentence leads into), else the
+    nearest above (the value in force there; a recap's `a = 2`). A number in running text takes
+    a set only from the next block or the one the paragraph follows, and only by the name the
+    prose says right before it, or as a literal argument no name labels in the next block
+    ("hidden layers to 32" before `count_parameters(2, [32, 32, 1])`), never a 0, ±1 or ±2;
+    such a literal is linked once on a line (sources(): "3 neurons ... 3 outputs" links the
+    first, the input; the second is a result). A bound ("below
+    10⁻⁶") and a number a quiz's folded answer sets (outside that fold) take none.
+    """
+    if wanted.kind not in ("name", "value") or wanted.bound:
+        return None
+    mine = _fold(folds, number.line)
+    fences = [line for _, line in blocks]
+    after = min((line for line in fences if line > number.line), default=None)
+    before = max((line for line in fences if line < number.line), default=None)
+    common = any(math.isclose(abs(number.value), v, abs_tol=1e-12) for v in COMMON)
+
+    def sets(s, value, names):
+        if not _holds(number, value, True):
+            return False
+        if wanted.kind == "name":
+            return wanted.name in names
+        if names:  # the name right before the number: "a learning rate `lr` of 0.05"
+            return bool(set(names) & wanted.said)
+        return not common and s.line == after  # the literal of the code the sentence leads into
+
+    found = [s for s in shown if s.kind == "set" and _fold(folds, s.line) in (None, mine)
+             and any(sets(s, v, n) for v, n in zip(s.values, s.labels))]
+    if after is not None and (chosen := [s for s in found if s.line == after]):
+        return chosen[0]
+    above = [s for s in found if s.line < number.line and (wanted.kind == "name" or s.line == before)]
+    return max(above, key=lambda s: s.line) if above else None
+
+
+def _sets(block, line, source):
+    """What a visible block sets: a Shown of kind "set" for each statement that gives a name a
+    constant (`a = Value(2.0, label="a")`, `h = 1e-6`, `x1, x2 = 2.0, 0.0`, `p.data = 0.5`), and
+    each call that takes one (`lr=0.05` names it lr; `[32, 32, 1]` an argument no name labels)."""
+    code = "\n".join(example.source for example in doctest.DocTestParser().get_examples(source)) \
+        if is_doctest(source) else source
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    shown = []
+    for statement in ast.walk(tree):
+        if not isinstance(statement, ast.stmt) or isinstance(statement, (ast.FunctionDef, ast.ClassDef)):
+            continue
+        found = []  # (value, name or None)
+        taken = set()  # the constants an assignment named: not again as a call's argument
+        if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            for target in targets:
+                pairs = zip(target.elts, statement.value.elts) \
+                    if isinstance(target, ast.Tuple) and isinstance(statement.value, ast.Tuple) \
+                    and len(target.elts) == len(statement.value.elts) else [(target, statement.value)]
+                for name, value in pairs:
+                    constant = _constant(value) if not isinstance(value, ast.Call) else (
+                        _constant(value.args[0]) if value.args else None)
+                    named = plain_name(ast.unparse(name))
+                    if constant is not None and named:
+                        found.append((constant, named))
+                        taken.add(id(value.args[0] if isinstance(value, ast.Call) else value))
+        for call in _calls(statement):
+            label = next((k.value.value for k in call.keywords if k.arg == "label"
+                          and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)), None)
+            for k, arg in enumerate(call.args):
+                items = arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg]
+                for item in items:
+                    constant = _constant(item)
+                    if constant is not None and id(item) not in taken:
+                        found.append((constant, plain_name(label) if label and k == 0 and item is arg else None))
+            for keyword in call.keywords:
+                constant = _constant(keyword.value) if keyword.arg else None
+                if constant is not None:
+                    found.append((constant, keyword.arg))
+        if found:
+            text = (ast.get_source_segment(code, statement) or ast.unparse(statement)).strip()
+            text = text.split("\n")[0] + (" …" if "\n" in text else "")
+            labels = [Names({name} if name else ()) for _, name in found]
+            shown.append(Shown("set", block, line, text, text, [v for v, _ in found], labels=labels))
+    return shown
+
+
+def _calls(statement):
+    """The calls of a simple statement (not those of a nested statement: ast.walk visits it)."""
+    fields = [getattr(statement, name) for name in ("value", "test", "iter", "targets", "items")
+              if hasattr(statement, name)] if not isinstance(statement, ast.Expr) else [statement.value]
+    nodes = []
+    for field in fields:
+        for node in field if isinstance(field, list) else [field]:
+            if isinstance(node, ast.AST):
+                nodes += [n for n in ast.walk(node) if isinstance(n, ast.Call)]
+    return nodes
+
+
+def _constant(node):
+    """The number a node is (2.0, -3, 1e-6), or None: not a bool, a string or an expression."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _constant(node.operand)
+        return None if inner is None else -inner
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return float(node.value)
+    return None

@@ -15,7 +15,7 @@ import pytest
 
 from scripts import ROOT
 from scripts.build.page_build import number_sources
-from scripts.pages.number_sources import NumberSourceError, link_numbers, sources, spoken
+from scripts.pages.number_sources import NumberSourceError, describe, link_numbers, sources, spoken
 from scripts.pages.prose import exempt_phrases, page_numbers
 from tests.helpers import mkdocs_build
 
@@ -107,6 +107,54 @@ def test_the_sign_the_prose_gives_picks_the_source():
     assert [s.code for _, s in found.numbers] == ["c", "f"], [n.text for n in numbers]
 
 
+CHOSEN = '''# A page
+
+Take $a = 2$ and $b = -3$.
+
+```python
+>>> a = Value(2.0, label="a")
+>>> b = Value(-3.0, label="b")
+>>> (a * b).data, a.data
+(-6.0, 2.0)
+```
+
+A layer of 32 neurons gives 32 outputs, and $a = 2$ still.
+
+```python
+>>> layer(2, [32, 32, 1])
+32
+```
+'''
+
+
+def test_a_chosen_input_links_to_where_it_is_set_not_to_a_printed_result():
+    """Issue 45: a number the reader is told to take (`a = 2`) is set by the code, not printed by
+    it: its source is the line that sets it, said so, even where a later output prints it too."""
+    found, by = source_of(CHOSEN)
+    assert not found.problems, found.problems
+    a, b = by[(3, "2")], by[(3, "3")]
+    assert a.kind == b.kind == "set" and a.block == b.block == 1
+    assert a.code == 'a = Value(2.0, label="a")' and b.code == 'b = Value(-3.0, label="b")'
+    assert describe(a)["label"] == "Set here, in block 1 (a chosen input)"
+    assert describe(a)["href"] == "#block-1"
+    assert by[(12, "2")].kind == "set" and by[(12, "2")].block == 1  # a recap: the set above it
+    # "32 neurons" is the literal the next block passes; "32 outputs" is the result it prints
+    assert [(n.start, shown.kind, shown.code) for n, shown in found.numbers if n.text == "32"] == [
+        (CHOSEN.index("32 neurons"), "set", "layer(2, [32, 32, 1])"),
+        (CHOSEN.index("32 outputs"), "printed", "layer(2, [32, 32, 1])")]
+
+
+def test_a_set_is_no_source_for_another_name_a_result_or_a_folded_answer():
+    # the same value set as `a` is not "sends 3 to the inner node" (a gradient), nor a 0, 1 or 2
+    text = ('# P\n\n```python\n>>> a = Value(3.0, label="a")\n>>> a.data * 3, a.data\n(9.0, 3.0)\n```\n\n'
+            'It sends 9 to `a`, and 3 to the inner node.\n')
+    assert outcome(text, "3")[1].kind == "printed"  # what the code printed, not where `a` is set
+    assert outcome(text, "9")[1].kind == "printed"
+    # a number in the question cites no set inside the answer's fold; inside the fold it does
+    found, by = source_of(QUIZ)
+    assert (4, "13") not in by and by[(7, "39")].kind == "printed"
+
+
 @pytest.mark.parametrize("text, problem", [
     ("# P\n\n```python\n>>> 6.8, 7.2\n(6.8, 7.2)\n```\n\nIt is about 7.\n",
      "docs/page.md:8: 7: ambiguous"),
@@ -138,7 +186,7 @@ def test_a_name_is_linked_only_to_a_value_printed_as_that_name():
     code = "```python\n>>> a, b = -0.0003, 0.0003\n>>> a, b, relative_error(a, b)\n(-0.0003, 0.0003, 2.0)\n```\n"
     assert outcome(f"# P\n\n{code}\nTake $a = 2$.\n", "2")[0] == "plain"
     kind, shown = outcome(f"# P\n\n{code}\nA check reports $a = -0.0003$ and an error of 2.\n", "0.0003")
-    assert kind == "linked" and shown.code == "a, b, relative_error(a, b)"
+    assert kind == "linked" and shown.code == "a, b = -0.0003, 0.0003"  # a chosen input: where it is set
     assert outcome(f"# P\n\n{code}\nThe relative error is $|a - b| / |b| = 2$.\n", "2")[0] == "plain"
 
 
@@ -435,8 +483,9 @@ class Links(HTMLParser):
 # says which; the rest of the prose's numbers are plain text (before this rule: 41, 78, 57, 54, 60).
 # A number outside a quiz's folded answer cites nothing in it (chapter 3's "If c were 11", chapter
 # 4's recap "the diamond gives 15": 12 and 8 before).
-LINKED = {"01-computational-graphs": 4, "02-chain-rule": 13, "03-backprop-by-hand": 11, "04-engine": 7,
-          "05-neurons-layers-networks": 13}  # 13: the tanh neuron inside a loss (issue 44)
+# A chosen input links to the block that sets it (issue 45: 4, 13, 11, 7, 13 before).
+LINKED = {"01-computational-graphs": 22, "02-chain-rule": 24, "03-backprop-by-hand": 17, "04-engine": 11,
+          "05-neurons-layers-networks": 19}
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)

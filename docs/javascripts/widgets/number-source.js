@@ -128,7 +128,8 @@ function goText(source) {
   return block ? `Go to block ${block}` : "Go to the source";
 }
 
-/** One source: "Block 5: `a.grad` → `10.0`", "Block 7 checks it: `assert …`",
+/** One source: "Block 5: `a.grad` → `10.0`", "Block 7 checks it: `assert …`", a chosen input's
+ * "Set here, in block 1 (a chosen input): `a = Value(2.0)`",
  * "Figure 2, drawn by block 4 with `draw_dot(f)`, shows `data 2.0000`". */
 function line(source, withNumber) {
   const code = (text) => element("code", { text });
@@ -139,7 +140,7 @@ function line(source, withNumber) {
     parts.push(element("strong", { text: figure }), `, ${rest.join(", ")}`);
     if (source.code) parts.push(" with ", code(source.code));
     parts.push(", shows ", code(source.shown));
-  } else if (source.kind === "assertion") {
+  } else if (source.kind === "assertion" || source.kind === "set") { // "Set here, in block 3 (a chosen input): `a = …`"
     parts.push(element("strong", { text: source.label }), ": ", code(source.code));
   } else {
     parts.push(element("strong", { text: source.label }));
