@@ -169,13 +169,15 @@ def sources(text, where, printed_at=None, figures=()):
         if reason:
             wanted = Reading("withhold", why=reason)
         source = set_source(number, shown, wanted, blocks, folds)  # a chosen input: where it is set
-        if source is not None and wanted.kind == "value" and not wanted.said & set().union(*source.labels):
+        if source is not None and wanted.kind == "value" and not (wanted.said | wanted.noun) & set().union(*source.labels):
             key = (number.line, source.line, abs(number.value))  # an unnamed literal: once a line
             source = None if key in literals else source  # (the input, not a result equal to it)
             literals.add(key)
         problem = None
         if source is None:
             source, problem = choose(number, [s for s in shown if s.kind != "set"], wanted)
+        if source is None and not problem and wanted.kind == "name" and _in_recap(text, number):
+            source = _first_shown(number, shown, wanted, folds)
         if problem:
             problems.append(f"{at}: {problem}")
         elif source is None:
@@ -187,6 +189,26 @@ def sources(text, where, printed_at=None, figures=()):
         else:
             found.append((number, source))
     return Found(blocks, found, problems, withheld)
+
+
+def _in_recap(text, number):
+    """The number is in a chapter's recap (its section's heading is "Recap"), which restates what
+    sections above computed: a name there may take its source from any of them."""
+    lines = text.split("\n")
+    heading = max((h for h in _headings(text) if h < number.line), default=None)
+    return heading is not None and re.fullmatch(r"#{1,6}\s+Recap\s*", lines[heading - 1]) is not None
+
+
+def _first_shown(number, shown, wanted, folds):
+    """For a recap's `name = value`: the first place of the page (not a quiz's folded answer, not
+    a set) that shows that name with that value and sign, where the chapter computed it; or None."""
+    for s in sorted(shown, key=lambda s: s.line):
+        if s.kind == "set" or (s.block is None and s.kind == "printed") or _fold(folds, s.line):
+            continue
+        if any(_holds(number, v, True) and wanted.accepts(v, n) for v, n in zip(s.values, s.labels)):
+            kept = [(v, n) for v, n in zip(s.values, s.labels) if _holds(number, v, True) and wanted.accepts(v, n)]
+            return dataclasses.replace(s, values=[v for v, _ in kept], labels=[n for _, n in kept])
+    return None
 
 
 _ANSWER = re.compile(r'^( *)\?\?\?\+? \w+ "Answer"')
@@ -682,6 +704,7 @@ class Reading:
     context: str = ""
     why: str = ""
     said: frozenset = frozenset()  # the name the prose says right before the number (see _said)
+    noun: frozenset = frozenset()  # the word right after it, as code would name it: "69,018 nodes" (see _noun)
     root: str | None = None  # ∂z/∂y: z, which the source's code must name
     section: tuple = (0, math.inf)  # the page lines of the headings around the number
     bound: bool = False  # the prose reads it as a bound: "below 10⁻⁶", "more than 100 times"
@@ -704,7 +727,7 @@ class Reading:
         to nothing: a code's expression that is no name (`[v.grad for v in vs]`) ties to nothing."""
         if getattr(labels, "bound", False):
             return self.bound
-        return self.kind == "value" and bool(set(labels) & self.said)
+        return self.kind == "value" and bool(set(labels) & (self.said | self.noun))
 
 
 class Names(frozenset):
@@ -760,7 +783,8 @@ def reading(text, number):
     section = (max((h for h in headings if h < number.line), default=0),
                min((h for h in headings if h > number.line), default=math.inf))
     bound = bool(re.search(r"(?:below|above|under|over|than|least|most|within|<|>|≤|≥)\s*$", context.rstrip("−- ")))
-    common = {"context": context, "said": said, "section": section, "bound": bound}
+    noun = _noun(text[number.end:text.find("\n", number.end) % (len(text) + 1)])
+    common = {"context": context, "said": said, "noun": noun, "section": section, "bound": bound}
     if number.math:
         before = spoken(before) + " " if before.endswith(" ") else spoken(before)
     before = re.sub(r"[-−]\s*$", "", before).rstrip()  # the number's own sign
@@ -815,6 +839,13 @@ def _said(prose):
     else:
         name = last.lower() if len(last) > 1 else None
     return frozenset({name} - {None})
+
+
+def _noun(prose):
+    """The word right after a number, as code names what it counts: "69,018 nodes" -> {"nodes",
+    "node"}; empty unless it is a word of two letters or more (not "·", a unit of a formula)."""
+    word = re.match(r"\s+([^\W\d_]{2,})\b", prose)
+    return frozenset({word[1].lower(), word[1].lower().removesuffix("s")}) if word else frozenset()
 
 
 def _root(left, name):
@@ -950,8 +981,8 @@ def set_source(number, shown, wanted, blocks, folds):
             return False
         if wanted.kind == "name":
             return wanted.name in names
-        if names:  # the name right before the number: "a learning rate `lr` of 0.05"
-            return bool(set(names) & wanted.said)
+        if names:  # the name right before the number, or the word after it: "lr of 0.05", "100 steps"
+            return bool(set(names) & (wanted.said | wanted.noun))
         return not common and s.line == after  # the literal of the code the sentence leads into
 
     found = [s for s in shown if s.kind == "set" and _fold(folds, s.line) in (None, mine)
