@@ -705,3 +705,61 @@ def test_a_number_linked_in_a_table_cell_keeps_the_cell_whole(site):
     cells = re.findall(r"<td>(.*?)</td>", row[0], re.DOTALL)
     assert len(cells) == 3 and cells[2].startswith("seed <a class=\"bv-number bv-number-math\"") and \
         cells[2].endswith("reverse topological order"), cells
+
+
+def recap_input(page):
+    """Chapter 1's recap's $a = 2$: a chosen input, set by the chapter's first block."""
+    index = page.evaluate("""() => [...document.querySelectorAll('a.bv-number')].findIndex((a) => {
+        const s = JSON.parse(a.dataset.bvSource);
+        return s[0].kind === 'set' && s[0].number === '2' && a.closest('li') !== null; })""")
+    link = page.locator("a.bv-number").nth(index)
+    return link, json.loads(link.get_attribute("data-bv-source"))[0]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_chosen_inputs_source_says_set_here_by_click_keyboard_and_tap(browser, origin, scheme):
+    """Issue 45 item 4: the recap's a = 2 opens in place where the reader is, says it is set
+    (not printed) there, and its link goes on to that block; by click and keyboard at 1280 px,
+    by tap at 390 px."""
+    context, page, errors = open_chapter(browser, origin, viewport=DESKTOP, color_scheme=scheme)
+    page.goto(f"{origin}/01-computational-graphs/")
+    link, source = recap_input(page)
+    assert source["label"] == "Set here, in block 1 (a chosen input)" and source["href"] == "#block-1"
+    box = page.locator(".bv-number-pop")
+    link.click()
+    box.wait_for(state="visible")
+    assert page.url.endswith("/01-computational-graphs/")  # in place: the reader keeps their place
+    text = " ".join(box.inner_text().split())
+    assert text.startswith('Set here, in block 1 (a chosen input): a = Value(2.0, label="a")'), text
+    assert "printed" not in text and "→" not in text
+    go = box.get_by_role("link", name="Go to block 1")
+    assert go.get_attribute("href").endswith("#block-1")
+    page.keyboard.press("Escape")
+    box.wait_for(state="hidden")
+    page.keyboard.press("Shift+Tab")  # the keyboard: Tab to the number shows its source,
+    page.keyboard.press("Tab")  # its description says it, Enter goes on to the block
+    box.wait_for(state="visible")
+    assert link.evaluate("(a) => a === document.activeElement")
+    description = page.evaluate("(a) => document.getElementById(a.getAttribute('aria-describedby')).textContent",
+                                link.element_handle())
+    assert description.startswith("Source: Set here, in block 1 (a chosen input): a = Value(2.0"), description
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/01-computational-graphs/#block-1")
+    assert not errors, errors
+    context.close()
+
+    context, page, errors = open_chapter(browser, origin, viewport=PHONE, color_scheme=scheme,
+                                         has_touch=True, is_mobile=True, device_scale_factor=2)
+    page.goto(f"{origin}/01-computational-graphs/")
+    link, _ = recap_input(page)
+    link.scroll_into_view_if_needed()
+    box = page.locator(".bv-number-pop")
+    link.tap()
+    box.wait_for(state="visible")
+    assert page.url.endswith("/01-computational-graphs/") and "Set here, in block 1" in box.inner_text()
+    rect = box.bounding_box()
+    assert rect["x"] >= 0 and rect["x"] + rect["width"] <= PHONE["width"]
+    box.get_by_role("link", name="Go to block 1").tap()
+    page.wait_for_url("**/01-computational-graphs/#block-1")
+    assert not errors, errors
+    context.close()
