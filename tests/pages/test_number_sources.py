@@ -352,7 +352,6 @@ PLAIN = [  # (chapter, the prose right before a number, the number): linked to t
     ("09-tensors", "starts from a seed of", "1.0"),  # [v.data ...]
     ("04-engine", "was still", "0"),  # another example's _local
     ("04-engine", "seeds the root with", "1.0"),  # three inner gradients of another graph
-    ("10-under-the-hood", "MLP(2, [16, 16, 1])</code>,", "100"),  # a bound on a speed-up, not a count of points
 ]
 
 
@@ -366,7 +365,15 @@ def test_a_shared_value_once_linked_to_the_wrong_code_is_plain_text(site, chapte
 
 def test_a_formula_of_another_graph_or_a_shared_decimal_is_plain_text(site):
     engine = (site / "04-engine" / "index.html").read_text(encoding="utf-8")
-    assert "∂y/∂b = a = 2" not in [name for name, _ in math_links(engine)]  # the diamond's a is another a
+    # the diamond's a is another a: y = a * b's a = 2 is set by block 1, which also builds y
+    (found,) = [found for name, found in math_links(engine) if name == "∂y/∂b = a = 2"]
+    assert [(s["kind"], s["href"], s["code"]) for s in found] == [("set", "#block-1", 'a = Value(2.0, label="a")')]
+    # chapter 10's "100 points" once cited a bound on a speed-up: it is set by range(100)
+    under = (site / "10-under-the-hood" / "index.html").read_text(encoding="utf-8")
+    hundred = re.search(r'MLP\(2, \[16, 16, 1\]\)</code>,\s*<a class="bv-number" href="[^"]*" '
+                        r'data-bv-source="([^"]*)">100</a>', under)
+    (source,) = json.loads(html_module.unescape(hundred[1]))
+    assert source["kind"] == "set" and "range(100)" in source["code"], source
     by_hand = (site / "03-backprop-by-hand" / "index.html").read_text(encoding="utf-8")
     for name, found in math_links(by_hand):
         assert "x₁ · 0.5" not in name or all(s["number"] != "0.5" for s in found), (name, found)
@@ -763,3 +770,21 @@ def test_a_chosen_inputs_source_says_set_here_by_click_keyboard_and_tap(browser,
     page.wait_for_url("**/01-computational-graphs/#block-1")
     assert not errors, errors
     context.close()
+
+
+def test_the_two_stretched_sources_now_say_where_the_input_is_set(fresh_run):
+    """Issue 45: chapter 2's quiz on z = a·a·b linked a and b to the figure of a·b + a, and chapter
+    5's "32" to an output line where 32 is an input. Both are chosen inputs: they link to the
+    line that sets them (the quiz reads the a and b of that line)."""
+    page = ROOT / "docs" / "02-chain-rule.md"
+    text = page.read_text(encoding="utf-8")
+    quiz = text.index("Let $a = 2$, $b = -3$ and $z = a \\cdot a \\cdot b$")
+    found = number_sources(page, fresh_run(page))
+    on_quiz = [(n.text, s.kind, s.code) for n, s in found.numbers if quiz <= n.start < quiz + 30]
+    assert on_quiz == [("2", "set", 'a = Value(2.0, label="a")'), ("3", "set", 'b = Value(-3.0, label="b")')]
+    page = ROOT / "docs" / "05-neurons-layers-networks.md"
+    text = page.read_text(encoding="utf-8")
+    at = text.index("hidden layers to 32") + len("hidden layers to ")
+    found = number_sources(page, fresh_run(page))
+    (source,) = [s for n, s in found.numbers if n.start == at]
+    assert source.kind == "set" and source.code == "count_parameters(2, [32, 32, 1])"
