@@ -708,6 +708,7 @@ class Reading:
     root: str | None = None  # ∂z/∂y: z, which the source's code must name
     section: tuple = (0, math.inf)  # the page lines of the headings around the number
     bound: bool = False  # the prose reads it as a bound: "below 10⁻⁶", "more than 100 times"
+    result: bool = False  # the prose says it is what arithmetic gives: "(-3)·(-2) = 6"
 
     def accepts(self, value, labels):
         if self.kind == "name":
@@ -798,7 +799,7 @@ def reading(text, number):
             if name:
                 return Reading("name", name, root=_root(left, name), **common)
         if re.fullmatch(r"[\d\s.+\-−·×*/^()]+", nearest):
-            return Reading("value", **common)  # the result of arithmetic on numbers: 1 + 2 + 3 = 6
+            return Reading("value", result=True, **common)  # the result of arithmetic on numbers: 1 + 2 + 3 = 6
         return Reading("withhold", why=f"the value of {nearest or 'a formula'}, which no output names")
     if number.math and (_OPERATOR_BEFORE.search(before) or _OPERATOR_AFTER.match(after)) and number.decimals is None \
             and number.significant is None:
@@ -983,8 +984,12 @@ def set_source(number, shown, wanted, blocks, folds):
             return wanted.name in names
         if names:  # the name right before the number, or the word after it: "lr of 0.05", "100 steps"
             return bool(set(names) & (wanted.said | wanted.noun))
-        return not common and s.line == after  # the literal of the code the sentence leads into
+        # the literal of the code the sentence leads into; not a result: what the block the paragraph
+        # follows shows ("3 times too large" after [3.0]), an answer's number, "(-3)·(-2) = 6"
+        return not common and s.line == after and not result and mine is None
 
+    result = wanted.result or any(s.kind != "set" and s.line == before and any(_holds(number, v, False) for v in s.values)
+                                  for s in shown)
     found = [s for s in shown if s.kind == "set" and _fold(folds, s.line) in (None, mine)
              and any(sets(s, v, n) for v, n in zip(s.values, s.labels))]
     if after is not None and (chosen := [s for s in found if s.line == after]):
@@ -1025,14 +1030,15 @@ def _sets(block, line, source):
         for call in _calls(statement):
             label = next((k.value.value for k in call.keywords if k.arg == "label"
                           and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)), None)
-            for k, arg in enumerate(call.args):
+            rounding = isinstance(call.func, ast.Name) and call.func.id == "round"  # round(x, 6): digits, no input
+            for k, arg in enumerate(call.args[:1] if rounding else call.args):
                 items = arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg]
                 for item in items:
                     constant = _constant(item)
                     if constant is not None and id(item) not in taken:
                         found.append((constant, plain_name(label) if label and k == 0 and item is arg else None))
             for keyword in call.keywords:
-                constant = _constant(keyword.value) if keyword.arg else None
+                constant = _constant(keyword.value) if keyword.arg and keyword.arg != "ndigits" else None
                 if constant is not None:
                     found.append((constant, keyword.arg))
         if found:
