@@ -100,8 +100,8 @@ class NumberSourceError(ValueError):
 class Shown:
     """One place the page's code showed numbers: a line of output, an assertion, a figure's text.
 
-    kind: "printed", "assertion", "figure" or "set" (a chosen input, see set_source). block: the visible block's number (1 for the
-    page's first), or None for hidden code. line: the page line of the block's fence.
+    kind: "printed", "assertion", "figure" or "set" (a chosen input, see set_source). block: the
+    visible block's number (1 for the page's first), or None for hidden code. line: the page line of the block's fence.
     code: the code (an example without its prompts, an assert statement, the figure's
     expression). text: the output line, assertion or figure text holding the numbers.
     figure: the figure's number on the page. values: the numbers in text. labels: for each
@@ -169,7 +169,8 @@ def sources(text, where, printed_at=None, figures=()):
         if reason:
             wanted = Reading("withhold", why=reason)
         source = set_source(number, shown, wanted, blocks, folds)  # a chosen input: where it is set
-        if source is not None and wanted.kind == "value" and not (wanted.said | wanted.noun) & set().union(*source.labels):
+        named = (wanted.said | wanted.noun) & set().union(*source.labels) if source is not None else True
+        if source is not None and wanted.kind == "value" and not named:
             key = (number.line, source.line, abs(number.value))  # an unnamed literal: once a line
             source = None if key in literals else source  # (the input, not a result equal to it)
             literals.add(key)
@@ -988,8 +989,8 @@ def set_source(number, shown, wanted, blocks, folds):
         # follows shows ("3 times too large" after [3.0]), an answer's number, "(-3)·(-2) = 6"
         return not common and s.line == after and not result and mine is None
 
-    result = wanted.result or any(s.kind != "set" and s.line == before and any(_holds(number, v, False) for v in s.values)
-                                  for s in shown)
+    result = wanted.result or any(s.kind != "set" and s.line == before
+                                  and any(_holds(number, v, False) for v in s.values) for s in shown)
     found = [s for s in shown if s.kind == "set" and _fold(folds, s.line) in (None, mine)
              and any(sets(s, v, n) for v, n in zip(s.values, s.labels))]
     if after is not None and (chosen := [s for s in found if s.line == after]):
