@@ -1022,6 +1022,10 @@ def _sets(block, line, source):
                     if isinstance(target, ast.Tuple) and isinstance(statement.value, ast.Tuple) \
                     and len(target.elts) == len(statement.value.elts) else [(target, statement.value)]
                 for name, value in pairs:
+                    if isinstance(value, (ast.List, ast.Tuple)):  # widths = [4, 8, 16, 32]: each a literal
+                        found += [(c, None) for c in map(_constant, value.elts) if c is not None]  # no name labels
+                        taken.update(id(item) for item in value.elts)
+                        continue
                     constant = _constant(value) if not isinstance(value, ast.Call) else (
                         _constant(value.args[0]) if value.args else None)
                     named = plain_name(ast.unparse(name))

@@ -65,6 +65,14 @@ def test_a_literal_is_no_source_for_a_result(prose, code):
     assert not any(shown.kind == "set" for _, shown in found.numbers), found.numbers
 
 
+def test_a_list_of_literals_sets_each_of_them():
+    """Chapter 13's "hidden layers of 4 to 32 neurons" before `widths = [4, 8, 16, 32]`."""
+    text = "# P\n\nFor layers of 4 to 32 neurons:\n\n```python\nwidths = [4, 8, 16, 32]\n```\n"
+    found, by = source_of(text)
+    assert [(n.text, s.kind, s.code) for n, s in found.numbers] == [
+        ("4", "set", "widths = [4, 8, 16, 32]"), ("32", "set", "widths = [4, 8, 16, 32]")]
+
+
 def test_a_set_is_no_source_for_another_name_a_result_or_a_folded_answer():
     # the same value set as `a` is not "sends 3 to the inner node" (a gradient), nor a 0, 1 or 2
     text = ('# P\n\n```python\n>>> a = Value(3.0, label="a")\n>>> a.data * 3, a.data\n(9.0, 3.0)\n```\n\n'
@@ -112,7 +120,6 @@ SHORT = {  # chapters still under 10 linked numbers: most of their numbers are c
     "09-tensors": "7 linked: its 3, 2 and 4 are shapes printed by several blocks, no name says which",
     "11-gates-and-granularity": "5 linked: most numbers are 0, 1, 2 or constants of formulas",
     "12-jacobians-and-vjps": "1 linked: 40 of its 48 numbers are constants of formulas or 0, 1, 2",
-    "13-what-reverse-mode-costs": "9 linked: its 100, 200, 16 and 32 are sizes no name ties to one output",
 }
 
 
