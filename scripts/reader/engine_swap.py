@@ -386,16 +386,18 @@ def applies_in_order(codes, Value=None):
             continue
         bound = _bound(tree)
         loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-        used = sorted((loaded & tainted) - (bound - _read_before_bound(tree)))
+        gone = sorted((loaded & unmade) - (bound - _read_before_bound(tree)))
+        used = sorted((loaded & tainted) - (bound - _read_before_bound(tree)) - set(gone))
         if used:
             reasons.append(f"uses {', '.join(used)}, which a block that does not apply defines")
-        gone = sorted((loaded & unmade) - (bound - _read_before_bound(tree)))
         if gone:
             reasons.append(f"uses {', '.join(gone)}, left unmade by a block that does not apply")
         if reasons:
             tainted |= _defined(tree)
+            tainted |= _computed_by(tree, tainted)  # data a tainted function made: its engine's, not the page's
         stops = [_first_use(tree, missing)] if any(r.endswith(LACKS) for r in reasons) else []
         stops += [_first_load(tree, gone)] if gone else []
+        stops += [_first_load(tree, set(used))] if used else []  # a call may fail where that code did
         if stops:  # it stops there: what it binds or sets from that line on is never made
             unmade |= _bound(tree, min(stops), attributes=True)
         elif not reasons:
@@ -445,6 +447,20 @@ def _first_use(tree, names):
     """The first line of the block that reads one of these attributes (where it stops)."""
     lines = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr in names]
     return min(lines, default=0)
+
+
+def _computed_by(tree, functions):
+    """Names a block's top-level statements bind from a call of one of `functions`
+    (`graphs = {w: kept(w) for w in widths}`): numbers that code made on the reader's engine."""
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value is not None:
+            calls = {n.func.id for n in ast.walk(node.value)
+                     if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+            if calls & functions:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+    return names
 
 
 def _defined(tree):

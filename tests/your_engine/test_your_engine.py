@@ -480,6 +480,22 @@ def test_an_example_using_an_operation_the_engine_lacks_does_not_apply_nor_what_
                          ["uses m, left unmade by a block that does not apply"]]
 
 
+def test_what_a_function_from_a_block_that_does_not_apply_made_does_not_apply_either():
+    """Chapter 14: a function whose body needs tanh is called by a later block, which fails there on
+    micrograd 0.1.0, so what it binds is never made; chapter 13: a block that does not apply counts
+    nodes with its own function, so what that made is the reader's engine's count, not the page's."""
+    from scripts.reader.engine_swap import applies_in_order
+
+    Value = engine("micrograd_0_1_0")
+    depth = applies_in_order(["def sizes(n):\n    return [Value(n).tanh().data]\n",
+                              "tanh_sizes = sizes(20)\n", "print(tanh_sizes)\n"], Value)
+    assert depth[1:] == [["uses sizes, which a block that does not apply defines"],
+                         ["uses tanh_sizes, left unmade by a block that does not apply"]]
+    counts = applies_in_order(["def kept(w):\n    return len(list(Value(w)._prev))\n"
+                               "graphs = {w: kept(w) for w in [4, 8]}\n", "print(graphs)\n"], Value)
+    assert counts[1] == ["uses graphs, which a block that does not apply defines"]
+
+
 def test_pytest_engine_passes_micrograd_0_1_0s_own_engine_on_every_chapter():
     """Issue 44, item 9: 183 passed, 266 failed, 211 not applicable; a correct engine for what it has
     fails nothing, and what it lacks is named."""
