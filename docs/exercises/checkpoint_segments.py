@@ -4,7 +4,8 @@ This section checkpointed one segment. Chen and others cut a deep network
 into many: the forward pass runs segment after segment on plain numbers and
 keeps only each segment's input; the backward pass then takes the segments
 from the last to the first, rebuilds each one's graph from its kept input,
-and runs its backward pass. Only one segment's graph lives at a time.
+and runs its backward pass. No graph larger than one segment's is ever
+built.
 
 `checkpointed` below does all of this but the hand-off between segments.
 The last segment's graph ends in the loss. Every other segment's graph must

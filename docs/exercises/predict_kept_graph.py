@@ -1,8 +1,8 @@
 """Predict: what a loss keeps until its backward pass
 
 The forward pass keeps every node it makes until `backward()` has run, and
-the backward pass does one multiply-and-add per edge. This program fits a
-line to three points with the squared error; predict, on paper, the four
+the backward pass does one multiply-and-add per edge. This program builds
+the squared error of a line on three points; predict, on paper, the
 numbers it prints.
 
 ```python
