@@ -105,11 +105,6 @@ def test_the_census_counts_every_exercise_once_by_chapter_and_kind():
     print(text)  # pytest -s shows it
 
 
-# Chapters 1-10 meet the minimums; the new chapters 11-14 (issue 46) have fewer than three
-# exercises each so far. Expected to fail until they do, and strict, so it fails the moment the
-# minimums are met: then delete the marker.
-@pytest.mark.xfail(strict=True, reason="issue 47: chapters 11-14 need three exercises each; "
-                                       "python -m scripts.tools.exercise_census says what is short")
 def test_the_issues_minimums_per_chapter_in_all_and_per_kind():
     """Issue 47: three exercises or more in every chapter page (a new chapter too), thirty in all,
     five of each kind. `python -m scripts.tools.exercise_census` prints the counts."""

@@ -22,6 +22,8 @@ PAGES = ["11-gates-and-granularity", "12-jacobians-and-vjps", "13-what-reverse-m
 EXERCISES = [
     "predict_max_gate", "silu_one_node",                        # chapter 11
     "vjp_on_lists", "predict_seed", "debug_vjp_transpose",      # chapter 12
+    "predict_kept_graph", "fused_hinge", "checkpoint_segments",  # chapter 13
+    "predict_saturated_chain", "scaled_tanh", "debug_fan_in",    # chapter 14
 ]
 ELSEWHERE = {"closures"}  # graded in test_closures_browser.py
 AXE = (ROOT / "node_modules" / "axe-core" / "axe.min.js").read_text(encoding="utf-8")
