@@ -210,7 +210,7 @@ def test_js_close_is_refused_and_the_next_run_is_not_told_python_was_busy(engine
     page, n = engine.page, engine.first
     edit(page, n, "import js\njs.close()\n")
     result, output, _, _ = run_block(page, n)
-    assert "close() is blocked: it would shut down the Python this page's Runs share" in output, output
+    assert "close() is blocked: it would end the Python this page's Runs share" in output, output
     reset(page, n)
     edit(page, n, 'print("next")\n')
     result, output, progress, _ = run_block(page, n, timeout=60_000)

@@ -6,13 +6,11 @@
 // - what could reach another host, or run code that could (a worker, eval, a string
 //   given to setTimeout, a new Function, whose import() loads from anywhere), throws.
 //
-// Each is replaced where the browser defines it (Chromium keeps fetch on
-// WorkerGlobalScope.prototype, WebSocket on the worker's global itself), as a
-// property nothing can write or redefine again. A URL is read once: its text (an
-// object's toString may answer differently each time) is checked and is what goes on.
-// What a check uses (URL, Request's url, Reflect.apply) is kept from before the reader's
-// code, which could redefine the shared ones. This is the only module that wraps fetch.
-// A Content-Security-Policy header says the same where the host can send one (MAINTAINERS.md gives it).
+// Each is replaced where the browser defines it (fetch on WorkerGlobalScope.prototype,
+// WebSocket on the global), as a property nothing can redefine. A URL is read once: the text
+// checked is the text that goes on. What a check uses (URL, Request's url, Reflect.apply) is
+// kept from before the reader's code. This is the only module that wraps fetch.
+// The Content-Security-Policy (MAINTAINERS.md; every page's <meta>) says the same.
 
 const { apply } = Reflect;
 const getter = (/** @type {any} */ type, /** @type {string} */ name) => /** @type {any} */ (Object.getOwnPropertyDescriptor(type.prototype, name)).get;
@@ -86,13 +84,10 @@ export function confine(scope = self) {
   for (const name of REFUSED) {
     if (name in scope) put(scope, name, name === "caches" ? undefined : refused(name));
   }
-  // close() ends the worker without a word: the next Run waited for it and blamed "code an
-  // earlier Run left running" (issue 44, item 13). Stop, or a reload, ends Python.
-  put(scope, "close", function blockedClose() {
-    throw new TypeError("close() is blocked: it would shut down the Python this page's Runs share");
-  });
-  // new Function(...) and its async and generator kinds compile code too: every function's
-  // .constructor is one of them, so each prototype's constructor is replaced, and Function.
+  // close() would end the worker unseen, and the next Run blame a busy Python
+  put(scope, "close", () => { throw new TypeError("close() is blocked: it would end the Python this page's Runs share"); });
+  // new Function(...) and its async and generator kinds compile code too: each kind's
+  // prototype.constructor is replaced, and Function.
   const kinds = [function () {}, async function () {}, function* () {}, async function* () {}];
   for (const kind of kinds) {
     const prototype = Object.getPrototypeOf(kind);
