@@ -71,17 +71,27 @@ def in_nav(page, name):
     }""", name)
 
 
+def detail(chapter, quizzes=0, exercises=0):
+    """The box's "(… quizzes answered right, … exercises passed)" for `chapter` (its totals), with
+    the parts the page has: a chapter with exercises names them too (progress.js: showOnPage)."""
+    parts = [f"{quizzes} of {len(chapter['quizzes'])} quizzes answered right"]
+    if chapter["exercises"]:
+        parts.append(f"{exercises} of {len(chapter['exercises'])} exercises passed")
+    return f"({', '.join(parts)})"
+
+
 def test_a_chapters_progress_shows_on_the_page_and_in_the_nav_is_kept_and_completes(browser, origin, totals):
     page = progress_page(browser, origin, "02-chain-rule/")
-    ids = totals["02-chain-rule/"]["quizzes"]
-    total = len(ids)
-    assert on_page(page) == [f"Your progress: 0 of {total} checks passed (0 of {total} quizzes answered right). "
+    chapter = totals["02-chain-rule/"]
+    ids = chapter["quizzes"]
+    total = len(ids) + len(chapter["exercises"])
+    assert on_page(page) == [f"Your progress: 0 of {total} checks passed {detail(chapter)}. "
                              "Kept in this browser only.", 0, total, False]
     assert in_nav(page, "02-chain-rule/")[0] == f"0/{total}"
     page.evaluate(CHECK, ["quiz", ids[0]])
     page.evaluate(CHECK, ["quiz", ids[0]])  # the same quiz again counts once
-    assert on_page(page)[:2] == [f"Your progress: 1 of {total} checks passed (1 of {total} quizzes answered "
-                                 "right). Kept in this browser only.", 1]
+    assert on_page(page)[:2] == [f"Your progress: 1 of {total} checks passed {detail(chapter, 1)}. "
+                                 "Kept in this browser only.", 1]
     assert in_nav(page, "02-chain-rule/")[:2] == [f"1/{total}",
                                                   f"2. The chain rule 1/{total} (1 of {total} checks passed)"]
     assert page.evaluate("document.querySelector('.bv-progress__text').id") == \
@@ -91,8 +101,10 @@ def test_a_chapters_progress_shows_on_the_page_and_in_the_nav_is_kept_and_comple
     assert on_page(page)[1] == 1, "kept in the browser across a reload"
     for quiz in ids[1:]:
         page.evaluate(CHECK, ["quiz", quiz])
-    assert on_page(page) == [f"Chapter complete: all {total} checks passed ({total} of {total} quizzes answered "
-                             "right).", total, total, True]
+    for name in chapter["exercises"]:  # a pass counts for the exercise's version on the page
+        page.evaluate(CHECK, ["exercise", name, chapter["versions"][name]])
+    done = detail(chapter, len(ids), len(chapter["exercises"]))
+    assert on_page(page) == [f"Chapter complete: all {total} checks passed {done}.", total, total, True]
     assert in_nav(page, "02-chain-rule/") == [f"✓ {total}/{total}", f"2. The chain rule ✓ {total}/{total} "
                                               f"(chapter complete: all {total} checks passed)", True]
     page.locator('.md-nav__link[href$="/03-backprop-by-hand/"]').first.click()  # another chapter's nav
@@ -145,7 +157,8 @@ def test_a_quiz_answered_right_then_wrong_is_not_counted_as_answered_right(brows
     """A new reader's audit: after -10 (right) then 7 (wrong), the quiz said "Not quite." (also
     after a reload) while the progress still counted it as answered right."""
     page = progress_page(browser, origin, "01-computational-graphs/")
-    total = len(totals["01-computational-graphs/"]["quizzes"])
+    chapter = totals["01-computational-graphs/"]
+    total = len(chapter["quizzes"]) + len(chapter["exercises"])
     quiz = page.locator('.bv-quiz[data-quiz="number"]').first
     key = quiz.get_attribute("data-shown")
     box = quiz.get_by_label("Your answer")
@@ -156,7 +169,7 @@ def test_a_quiz_answered_right_then_wrong_is_not_counted_as_answered_right(brows
     box.fill(key + "1")  # a wrong answer now: the quiz shows it, and the count follows
     box.press("Enter")
     assert quiz.get_attribute("data-state") == "wrong"
-    assert on_page(page)[:2] == [f"Your progress: 0 of {total} checks passed (0 of {total} quizzes answered right). "
+    assert on_page(page)[:2] == [f"Your progress: 0 of {total} checks passed {detail(chapter)}. "
                                  "Kept in this browser only.", 0]
     page.reload(wait_until="load")
     page.wait_for_function("() => document.querySelector('.bv-progress-badge')")
@@ -181,11 +194,11 @@ def test_the_progress_reads_well_at_each_width_and_scheme(browser, origin, total
     page.evaluate(CHECK, ["quiz", first])
     page.evaluate(CHECK, ["exercise", "local_add_mul", totals["04-engine/"]["versions"]["local_add_mul"]])
     page.evaluate(CHECK, ["quiz", first])
-    page.evaluate("""ids => {  // another chapter, complete, in the nav
+    page.evaluate("""chapter => {  // another chapter, complete, in the nav: its quizzes and exercises
         const all = JSON.parse(localStorage.getItem('bv-progress'));
-        all['02-chain-rule/'] = { quiz: ids, exercise: [] };
+        all['02-chain-rule/'] = { quiz: chapter.quizzes, exercise: chapter.exercises, versions: chapter.versions };
         localStorage.setItem('bv-progress', JSON.stringify(all));
-    }""", totals["02-chain-rule/"]["quizzes"])
+    }""", totals["02-chain-rule/"])
     page.reload(wait_until="load")
     page.wait_for_function("() => document.querySelector('.bv-progress-badge.is-complete')")
     page.add_style_tag(content="*, *::before, *::after { transition: none !important; }")
