@@ -408,7 +408,7 @@ def test_an_edited_draw_dot_block_is_drawn_again_in_place_with_the_builds_ids(pg
     page.evaluate(f"() => {RUN}.blocks[0].reset.click()")
     page.evaluate(f"() => {RUN}.blocks[2].run.click()")
     page.wait_for_function(f"() => !{RUN}.blocks[2].running && {RUN}.blocks[2].output.innerText.includes("
-                           "'drawn when the site was built')", timeout=60_000)
+                           "'drawn from this code when the site was built')", timeout=60_000)
     built = f"{RUN}.blocks[2].output.parentElement.nextElementSibling"  # after the block's Run box
     assert page.evaluate(f"() => getComputedStyle({built}).display") != "none"
     page.unroute("**/stylesheets/live-figure.css", late)
