@@ -45,6 +45,7 @@ def reader(browser):
 
 def test_a_phone_binds_what_is_near_at_load_and_the_rest_as_the_reader_scrolls_to_it(reader, origin):
     reader.goto(origin + "/04-engine/")
+    reader.wait_for_function("() => document.querySelectorAll('.bv-run-bar').length >= 1", timeout=10_000)
     at_load = reader.evaluate(STATE)
     # the first screens hold two Python blocks and no other widget (390 x 844)
     assert 1 <= at_load["bars"] <= 4 < at_load["blocks"], at_load
@@ -114,6 +115,9 @@ def test_a_page_instant_navigation_brings_binds_near_widgets_and_the_rest_on_the
     page.goto(served_site + "03-backprop-by-hand/")
     page.evaluate("() => scrollTo(0, document.documentElement.scrollHeight)")
     follow(page, "a.md-footer__link--next", "/04-engine/")
+    # what is near is bound by an IntersectionObserver's callback, which runs after the page is
+    # marked bound: wait for the first bar, then read
+    page.wait_for_function("() => document.querySelectorAll('.bv-run-bar').length >= 1", timeout=10_000)
     state = page.evaluate(STATE)
     # (what was near where the last page was scrolled to may be bound too: Material scrolls to
     # the top after it swaps the content in)
