@@ -52,7 +52,8 @@ def chapter_notebook(document):
     folded and quiet (FOLDED, QUIET). A quiz (`<!-- quiz: ... -->`) becomes a code cell to answer in,
     named by the quiz's label(s); an exercise (`<!-- exercise: name -->`) its heading and
     instructions, its starter in a `%%exercise name` cell, a `%check_exercise name` cell,
-    and its hints and solution folded; EXERCISE_MAGICS is loaded before the first one.
+    each hint in a fold of its own, and a `%exercise_solution name` cell, which shows the
+    solution after two tries; EXERCISE_MAGICS is loaded before the first one.
     Other HTML comments (figure alt text, skips) are dropped; a block that includes a file
     at build time (`--8<--`) is shown as that file's text (pymdownx.snippets, as the page).
     A link to another page (`04-engine.md#anchor`) becomes that page's address relative to
@@ -273,18 +274,19 @@ def _exercise_cells(name, level, number):
         new_code_cell(f"%%exercise {name}\n{exercise.starter.rstrip()}"),
         new_code_cell(f"%check_exercise {name}"),
     ]
-    folds = []
-    if exercise.hints:
-        folds.append(details_cell("Hints", [f"- {hint}" for hint in exercise.hints]))
-    folds.append(details_cell("Solution", ["```python", exercise.solution.rstrip(), "```"]))
-    return cells + folds
+    # hints open one at a time, as on the page; the solution is held back until two tries
+    # (notebook_exercises.solution), as the page offers it
+    hints = [details_cell(f"Hint {n} of {len(exercise.hints)}", [hint])
+             for n, hint in enumerate(exercise.hints, 1)]
+    return cells + hints + [new_code_cell(f"%exercise_solution {name}")]
 
 
 EXERCISE_SETUP = """The exercises run the page's own tests on your code, with the engine's wheel's \
 `backprop_verified_exercises`, which the next cell loads. A cell that starts \
 `%%exercise NAME` keeps its code as your answer (it does not run it here, so the chapter's \
 own `Value` stays as it is); a cell `%check_exercise NAME` runs the exercise's tests on the \
-code you kept last and prints which passed, and why one failed."""
+code you kept last and prints which passed, and why one failed; a cell \
+`%exercise_solution NAME` shows a solution once you have checked two tries of your own."""
 
 
 def _material_lines(lines):

@@ -48,23 +48,26 @@ def test_an_exercise_is_its_text_a_cell_to_write_in_a_cell_that_checks_it_and_it
                      f"`{EXERCISE_MAGICS}`, which the next cell loads. A cell that starts "
                      "`%%exercise NAME` keeps its code as your answer (it does not run it here, so the "
                      "chapter's own `Value` stays as it is); a cell `%check_exercise NAME` runs the "
-                     "exercise's tests on the code you kept last and prints which passed, and why one failed."),
+                     "exercise's tests on the code you kept last and prints which passed, and why one "
+                     "failed; a cell `%exercise_solution NAME` shows a solution once you have checked "
+                     "two tries of your own."),
         ("code", f"%load_ext {EXERCISE_MAGICS}"),
         ("markdown", f"### Exercise 1: {exercise.title}"),  # one level below its section, as on the page
         ("code", "%%exercise chain_rule"),
         ("code", "%check_exercise chain_rule"),
-        ("markdown", "<details>"),
-        ("markdown", "<details>"),
+        *[("markdown", "<details>")] * len(exercise.hints),
+        ("code", "%exercise_solution chain_rule"),
         ("markdown", "After."),
     ]
-    text, starter, check, hints, solution = cells[3:8]
+    text, starter, check, *hints = cells[3:6 + len(exercise.hints)]
     assert exercise.instructions in text.source
     assert text.source.endswith("the cell after it runs the page's 5 tests on it.*")
     assert starter.source == f"%%exercise chain_rule\n{exercise.starter.rstrip()}"
-    assert hints.source.startswith("<details>\n<summary>Hints</summary>")
-    assert all(f"- {hint}" in hints.source for hint in exercise.hints)
-    assert solution.source == ("<details>\n<summary>Solution</summary>\n\n```python\n"
-                               f"{exercise.solution.rstrip()}\n```\n\n</details>")
+    # one hint a fold, opened one at a time as on the page; the solution is not in the notebook's text
+    assert [h.source for h in hints] == [
+        f"<details>\n<summary>Hint {n} of {len(hints)}</summary>\n\n{hint}\n\n</details>"
+        for n, hint in enumerate(exercise.hints, 1)]
+    assert not any(exercise.solution.strip() in c.source for c in cells)
 
 
 def test_the_exercise_cells_check_the_kept_code_in_a_kernel_and_print_a_failure_without_raising():
@@ -75,7 +78,8 @@ def test_the_exercise_cells_check_the_kept_code_in_a_kernel_and_print_a_failure_
     sources = [f"import sys\nsys.path.insert(0, {str(ROOT)!r})", "%load_ext scripts.notebooks.notebook_exercises",
                "Value = 'the chapter keeps its own names'", "%check_exercise chain_rule",
                f"%%exercise chain_rule\n{exercise.starter}", "%check_exercise chain_rule",
-               f"%%exercise chain_rule\n{exercise.solution}", "%check_exercise chain_rule", "Value"]
+               f"%%exercise chain_rule\n{exercise.solution}", "%check_exercise chain_rule", "Value",
+               "%exercise_solution chain_rule"]
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
     with kernel_config() as config:
         nbclient.NotebookClient(notebook, timeout=60, kernel_name="python3", config=config).execute()
@@ -92,6 +96,27 @@ def test_the_exercise_cells_check_the_kept_code_in_a_kernel_and_print_a_failure_
     assert printed[7].splitlines()[0] == "All 5 tests passed."
     assert [line.split("  ")[1] for line in printed[7].splitlines()[1:]] == ["passed"] * 5
     assert notebook.cells[8].outputs[0].data["text/plain"] == "'the chapter keeps its own names'"
+    # the starter's check is no try; the solution's is one: the solution is still held back
+    assert printed[9] == ("You have checked your code once; the solution is shown after 2 tries. "
+                          "To see it now: %exercise_solution chain_rule --now\n")
+
+
+def test_the_solution_is_shown_after_two_tries_or_at_once_when_asked():
+    """Issue 47: the solution is offered only after two tries of the reader's own code, or when
+    asked for (the page asks to confirm; the notebook's --now is that confirmation)."""
+    exercise = load("chain_rule")
+    notebook_exercises._tries.pop("chain_rule", None)
+    assert notebook_exercises.solution("chain_rule").startswith("You have not checked code of your own yet")
+    assert notebook_exercises.solution("chain_rule", now=True).endswith(exercise.solution.rstrip())
+    notebook_exercises.keep("chain_rule", exercise.starter)
+    notebook_exercises.check("chain_rule")  # the starter as given: no try
+    mistake = exercise.mistakes[0].apply(exercise.solution)
+    for said in ("You have not checked code of your own yet", "You have checked your code once"):
+        assert notebook_exercises.solution("chain_rule").startswith(said)
+        notebook_exercises.keep("chain_rule", mistake)
+        notebook_exercises.check("chain_rule")
+    shown = notebook_exercises.solution("chain_rule")
+    assert shown.startswith("A solution to chain_rule") and shown.endswith(exercise.solution.rstrip())
 
 
 def test_code_that_ends_in_an_error_is_told_no_test_ran_not_0_of_1_tests_passed():
