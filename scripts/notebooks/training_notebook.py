@@ -139,8 +139,9 @@ def site_notebook(path):
         if not prepared.exists():
             notebook = copy.deepcopy(executed(path))
             # the quizzes' places were read from the cells as written, claims included: placed first
+            marks = _claim_marks(notebook.cells)
             cells = _place_quizzes([c for c in notebook.cells if CLAIM_CHECK not in c.metadata.get("tags", [])], path)
-            notebook.cells = _fold_answers(_without_claims(cells), path)
+            notebook.cells = _fold_answers(_with_claim_marks(cells, marks, path), path)
             _number_executions(notebook.cells)
             for number, cell in enumerate(notebook.cells, start=1):
                 if cell.cell_type == "markdown":
@@ -208,12 +209,31 @@ def _with_claim_cells(cells, path):
     return out
 
 
-def _without_claims(cells):
-    """The cells with each claim comment gone from its Markdown (the page shows no check: the
-    build's cells that ran them are dropped before)."""
+def _claim_marks(cells):
+    """{id(Markdown cell): [the HTML of each of its claims' marks]}, from what each claim cell
+    printed (scripts.pages.claims.notebook_claims) after the cell it checks (a quiz cell may
+    stand between them)."""
+    marks, text = {}, None
     for cell in cells:
         if cell.cell_type == "markdown":
-            cell.source = CLAIM.sub("", cell.source)
+            text = cell
+        elif CLAIM_CHECK in cell.metadata.get("tags", []):
+            marks[id(text)] = json.loads("".join(o.get("text", "") for o in cell.outputs))
+    return marks
+
+
+def _with_claim_marks(cells, marks, path):
+    """Each claim comment replaced by its mark (marks: _claim_marks), as a page's claim is:
+    a checked sentence is marked on the notebook's page too. Raises ValueError naming the
+    notebook when a cell's claims and the marks made for it differ in number."""
+    for cell in cells:
+        if cell.cell_type == "markdown" and CLAIM.search(cell.source):
+            shown = marks.get(id(cell), [])
+            if len(shown) != len(CLAIM.findall(cell.source)):
+                raise ValueError(f"{relative(path)}: {len(shown)} claim marks made for a cell with "
+                                 f"{len(CLAIM.findall(cell.source))} claims: {cell.source[:60]!r}")
+            pieces = CLAIM.split(cell.source)[::2]  # the text around the comments (one group each)
+            cell.source = "".join(piece + mark for piece, mark in zip(pieces, [*shown, ""]))
     return cells
 
 

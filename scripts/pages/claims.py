@@ -20,10 +20,11 @@ import ast
 import dataclasses
 import re
 import types
+from pathlib import Path
 
 from sybil import Region
 
-from scripts.pages.directives import Directive, DirectiveError, Output, where
+from scripts.pages.directives import Collector, Directive, DirectiveError, Output, where
 
 CLIP = 120  # characters of a value's repr in an error
 SHOWN = 60  # ... and in the box a reader opens
@@ -272,12 +273,21 @@ def notebook_claims(namespace, text, path, line):
     through ClaimParser, the same Sybil directive as a page's, in the kernel's `namespace`.
 
     path, line: the notebook's file and the line of the cell's first line, so an error names
-    "path:line" of the claim. Raises DirectiveError as on a page; returns None."""
+    "path:line" of the claim. Raises DirectiveError as on a page. Prints, as a JSON list, the
+    HTML of each claim's mark (claim_html; no block to link to: the notebook's page numbers
+    none), numbered across the notebook (the kernel keeps the count), which
+    scripts/notebooks/training_notebook.py puts where its comment was on the site's page."""
+    import json
+
     from sybil import Document
 
     document = Document("\n" * (line - 1) + text, str(path))  # the cell's lines at the file's lines
     document.namespace = namespace
-    for region in ClaimParser()(document):
+    marks = Collector(Path(path).name)
+    marks.count[ClaimParser.kind] = namespace.get("_bv_claims_marked", 0)
+    for region in ClaimParser(marks)(document):
         document.add(region)
     for example in document:
         example.evaluate()
+    namespace["_bv_claims_marked"] = marks.count.get(ClaimParser.kind, 0)
+    print(json.dumps([output.markdown for output in marks.outputs]))

@@ -2,6 +2,7 @@
 prose, and the training notebook's Markdown cells are checked in its kernel as a page's are,
 failing the run at the claim's line (scripts/pages/claims.py, scripts/notebooks/)."""
 
+import json
 import re
 
 import nbclient
@@ -97,7 +98,10 @@ def test_the_training_notebook_kind_checks_its_claims_in_its_kernel_at_their_lin
     path.write_text(NOTEBOOK.format(op="<"), encoding="utf-8")
     ran = executed(path)
     checks = [c for c in ran.cells if "claim-check" in c.metadata.get("tags", [])]
-    assert len(checks) == 1 and not checks[0].outputs  # it ran, silently
+    assert len(checks) == 1  # it ran, and printed the HTML of its two marks for the site's page
+    marks = json.loads("".join(o["text"] for o in checks[0].outputs))
+    assert [re.search(r'aria-controls="([^"]+)"', m)[1] for m in marks] == ["bv-claim-1", "bv-claim-2"]
+    assert "<code>x % 2 == 1</code>" in marks[0] and "It read <code>x = 3</code>" in marks[1]
     path.write_text(NOTEBOOK.format(op=">"), encoding="utf-8")
     with pytest.raises(CellExecutionError) as failure:
         executed(path)
@@ -137,7 +141,23 @@ def test_the_training_page_places_a_cells_quiz_whole_when_the_cell_also_has_a_cl
                     "# <!-- quiz: number(x, answer=3) -->\n#\n# After the quiz.\n", encoding="utf-8")
     cells = nbformat.read(site_notebook(path), as_version=4).cells
     (prose,) = [c for c in cells if c.cell_type == "markdown" and "Three is odd." in c.source]
-    assert "<!--" not in prose.source and "claim" not in prose.source
+    assert "<!--" not in prose.source
+    assert re.search(r'Three is odd\. <button type="button" class="bv-claim"[^>]*aria-controls="bv-claim-1"',
+                     prose.source), prose.source
     quiz = re.search(r'<div class="bv-quiz" id="quiz-\w+-box" data-quiz="number".*?</div>', prose.source)
     assert quiz and prose.source.index("Three is odd.") < quiz.start() < prose.source.index("After the quiz.")
     assert not [c for c in cells if "claim-check" in c.metadata.get("tags", [])]
+
+
+def test_the_training_page_marks_every_claim_as_a_chapter_does():
+    """Issue 45: the training notebook's claims were checked and shown nowhere on its page; each
+    is now a mark after its sentence (scripts/pages/claims.py: claim_html), ids unique."""
+    from scripts.notebooks.training_notebook import site_notebook
+
+    path = ROOT / "docs" / "06-training.py"
+    text = "".join(c.source for c in nbformat.read(site_notebook(path), as_version=4).cells
+                   if c.cell_type == "markdown")
+    made = re.findall(r'<button type="button" class="bv-claim"[^>]*aria-controls="([^"]+)"', text)
+    assert len(made) == len(CLAIM.findall(path.read_text(encoding="utf-8"))) == len(set(made)) > 0
+    assert not CLAIM.search(text)
+    assert all(f'<span class="bv-claim__box" id="{name}" hidden>' in text for name in made)

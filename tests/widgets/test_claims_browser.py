@@ -67,6 +67,23 @@ def test_the_keyboard_opens_and_closes_it_and_a_screen_reader_hears_a_button(pag
     assert box.is_hidden() and mark.evaluate("m => m === document.activeElement")
 
 
+def test_the_training_notebooks_page_marks_its_checked_sentences_too(page, origin):
+    """Issue 45: the training notebook's claims were checked in its kernel and shown nowhere."""
+    page.goto(origin + "/06-training/")
+    page.wait_for_function(BOUND)
+    marks = page.get_by_role("button", name=SHOW)
+    assert marks.count() >= 5
+    name = marks.nth(3).get_attribute("aria-controls")  # the mark's name changes once open: held by its box
+    mark, box = page.locator(f'button.bv-claim[aria-controls="{name}"]'), page.locator(f"#{name}")
+    mark.scroll_into_view_if_needed()
+    assert mark.is_visible() and box.is_hidden()
+    mark.click()
+    assert box.is_visible() and mark.get_attribute("aria-expanded") == "true"
+    assert re.match(r"Checked here by the page's code: .+ \u2192 True", box.text_content()), box.text_content()
+    page.keyboard.press("Escape")
+    assert box.is_hidden()
+
+
 def test_no_mark_without_a_claim_and_none_shown_before_its_script(page, origin):
     """A page without claims has no mark; the built HTML keeps every mark hidden until bound."""
     page.goto(origin + "/playground/")
