@@ -219,6 +219,17 @@ def test_js_close_is_refused_and_the_next_run_is_not_told_python_was_busy(engine
     assert output.startswith("next") and "did not answer" not in progress, (output, progress)
 
 
+def test_a_refused_eval_is_told_in_one_sentence_with_one_full_stop(engine):
+    """Issue 44, item 13: the refusal read "... no worker, no eval).." on the page."""
+    page, n = engine.page, engine.first
+    edit(page, n, 'import js\njs.eval("1 + 1")\n')
+    _, output, _, _ = run_block(page, n)
+    reset(page, n)
+    assert ("eval is blocked: Python on this page can reach this site only (no other host, "
+            "no WebSocket, no worker, no eval).") in output, output
+    assert ".." not in output, output
+
+
 REPLACE_MUL = """import micrograd.engine as engine
 def mul(self, other, real_mul=engine.Value.__mul__):  # kept with the function: the Run's names go
     out = real_mul(self, other)
