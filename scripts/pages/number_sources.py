@@ -290,10 +290,16 @@ def choose(number, shown, wanted=None):
 COMMON = (0.0, 1.0, 2.0)  # |value|s so many outputs print (a seed, a zero gradient, a count) that a value says nothing
 
 
+def is_common(value):
+    """`value` is 0, ±1 or ±2 (COMMON). Relative, not absolute: chapter 9's 4.4·10⁻¹⁶, one ulp of its
+    loss, is no 0, and was once taken for one (an absolute tolerance of 10⁻¹²)."""
+    return any(math.isclose(abs(value), v, rel_tol=1e-12, abs_tol=0.0) for v in COMMON)
+
+
 def shared(number, shown):
     """The number's value says nothing of where it came from: it is 0, ±1 or ±2, or more than one
     place of the page (a block, an assertion's block, a figure) prints it."""
-    if any(math.isclose(abs(number.value), v, abs_tol=1e-12) for v in COMMON):
+    if is_common(number.value):
         return True
     return len({_place(s) for s in shown if s.kind != "set" and any(_holds(number, v, False) for v in s.values)}) > 1
 
@@ -976,7 +982,7 @@ def set_source(number, shown, wanted, blocks, folds):
     fences = [line for _, line in blocks]
     after = min((line for line in fences if line > number.line), default=None)
     before = max((line for line in fences if line < number.line), default=None)
-    common = any(math.isclose(abs(number.value), v, abs_tol=1e-12) for v in COMMON)
+    common = is_common(number.value)
 
     def sets(s, value, names):
         if not _holds(number, value, True):

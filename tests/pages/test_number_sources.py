@@ -220,6 +220,16 @@ def test_a_value_several_outputs_share_is_linked_only_when_a_name_right_before_i
     assert kind == "linked" and shown.code == "y"
 
 
+def test_a_tiny_number_is_not_taken_for_a_shared_0():
+    """Chapter 9's 4.4·10⁻¹⁶ (one ulp of its loss, printed by one block) stayed plain text: an
+    absolute tolerance of 10⁻¹² made it a 0, which only a name may link. A true 0 still needs one."""
+    code = "```python\n>>> loss, abs(shifted - loss)\n(2.17, 4.440892098500626e-16)\n```\n"
+    kind, shown = outcome(f"# P\n\n{code}\nThey differ by $4.4 \\cdot 10^{{-16}}$.\n", "4.4 · 10^{-16}")
+    assert kind == "linked" and shown.code == "loss, abs(shifted - loss)"
+    zero = "```python\n>>> loss, abs(shifted - loss)\n(2.17, 0.0)\n```\n"
+    assert outcome(f"# P\n\n{zero}\nThey differ by 0.\n", "0")[0] == "plain"
+
+
 def test_a_decimal_in_a_formula_is_linked_only_when_its_value_says_where():
     # chapter 3's case: the 0.5 of x_1 · 0.5 cited a list of gradients that holds 0.5 twice
     code = ("```python\n>>> round(n.grad, 4)\n0.5\n```\n\n"
