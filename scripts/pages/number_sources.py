@@ -775,7 +775,8 @@ def _named(left):
     """The name a quantity written as `left` is printed under: `x_1` -> "x1", `∂L/∂a` -> "a.grad"; or None."""
     derivative = _DERIVATIVE.fullmatch(left.replace("(", "").replace(")", ""))
     if derivative:
-        return f"{derivative['name']}.grad"
+        name = plain_name(derivative["name"])  # ∂L/∂x₁ is x1.grad
+        return f"{name}.grad" if name else None
     return plain_name(left) if left else None
 
 
@@ -786,7 +787,8 @@ def reading(text, number):
     end = number.math[1] - 1 if number.math else text.find("\n", number.end) % (len(text) + 1)
     before, after = text[start:number.start], text[number.end:end]
     context = spoken(text[line_start:number.start].replace("$", " "))
-    said = _said(text[line_start:number.start])
+    prose = text[line_start:number.start]
+    said = _said(re.sub(r"[-−]\s*$", "", prose) if number.negative else prose)  # not its own sign
     headings = _headings(text)
     section = (max((h for h in headings if h < number.line), default=0),
                min((h for h in headings if h > number.line), default=math.inf))

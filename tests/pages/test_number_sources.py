@@ -170,6 +170,20 @@ def test_subscripts_name_the_variable_and_the_sign_is_the_names():
     assert outcome(f"# P\n\n{first}\nTake $b = 3$.\n", "3")[0] == "plain"  # b is −3: not b_abs's 3
 
 
+def test_a_negative_value_and_a_subscripted_derivative_keep_their_names():
+    """Chapter 12's "`a.grad` is −3" read the minus, not `a.grad`, as the name before −3, and its
+    ∂L/∂x₁ = 2.5 looked for a value printed as "x₁.grad": both were plain text."""
+    grads = "```python\n>>> a.grad, b.grad\n(-3.0, 2.0)\n```\n\n```python\n>>> b.data\n-3.0\n```\n"  # −3 twice
+    kind, shown = outcome(f"# P\n\n{grads}\nSo `a.grad` is −3.\n", "3")
+    assert kind == "linked" and shown.code == "a.grad, b.grad"
+    assert outcome(f"# P\n\n{grads}\nSo `b.grad` is −3.\n", "3")[0] == "plain"  # b.grad is 2, not −3
+    svg = '<svg><text>x1</text><text>data -1.0000</text><text>grad 2.5000</text></svg>'
+    text = "# P\n\n```python\ndraw_dot(L)\n```\n<!-- figure: L -->\n\nHere $\\partial L/\\partial x_1 = 2.5$.\n"
+    found = sources(text, "docs/page.md", figures=[(6, svg)])
+    assert [s.text for _, s in found.numbers] == ["x1 | grad 2.5000"]
+    assert not found.withheld and not found.problems
+
+
 def test_a_node_of_a_drawn_graph_is_named_by_its_label():
     text = "# P\n\n```python\ndraw(f)\n```\n<!-- figure: f -->\n\nHere $a = 2$ and $b = 2$.\n"
     svg = ('<svg><text>a</text><text>data 2.0000</text><text>grad 0.0000</text><text>+</text>'
@@ -445,7 +459,7 @@ class Links(HTMLParser):
 # says which; the rest of the prose's numbers are plain text (before this rule: 41, 78, 57, 54, 60).
 # A number outside a quiz's folded answer cites nothing in it (chapter 3's "If c were 11", chapter
 # 4's recap "the diamond gives 15": 12 and 8 before).
-LINKED = {"01-computational-graphs": 26, "02-chain-rule": 24, "03-backprop-by-hand": 16, "04-engine": 10,
+LINKED = {"01-computational-graphs": 26, "02-chain-rule": 24, "03-backprop-by-hand": 17, "04-engine": 10,
           "05-neurons-layers-networks": 18}  # with chosen inputs (issue 45: 4, 13, 11, 7, 13 before)
 
 
