@@ -118,7 +118,6 @@ def test_a_recaps_name_takes_the_first_place_that_showed_it():
 SHORT = {  # chapters still under 10 linked numbers: most of their numbers are constants of formulas,
     # shapes and counts printed in several places that no name ties to one output (issue 45 item 4)
     "09-tensors": "7 linked: its 3, 2 and 4 are shapes printed by several blocks, no name says which",
-    "11-gates-and-granularity": "5 linked: most numbers are 0, 1, 2 or constants of formulas",
 }
 
 

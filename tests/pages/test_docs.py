@@ -35,7 +35,7 @@ RECORDED_EXAMPLES = {
     "08-pytorch.md": 106,  # no_grad, detach, retain_graph (issue 46)
     "09-tensors.md": 103,
     "10-under-the-hood.md": 56,
-    "11-gates-and-granularity.md": 62,
+    "11-gates-and-granularity.md": 63,
     "12-jacobians-and-vjps.md": 47,
     "13-what-reverse-mode-costs.md": 19,
     "14-deep-networks.md": 25,
