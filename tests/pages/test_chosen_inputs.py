@@ -115,16 +115,7 @@ def test_a_recaps_name_takes_the_first_place_that_showed_it():
     assert outcome(RECAP.replace("## Recap", "## More"), "10", 19)[0] == "plain"
 
 
-SHORT = {  # chapters still under 10 linked numbers: most of their numbers are constants of formulas,
-    # shapes and counts printed in several places that no name ties to one output (issue 45 item 4)
-    "09-tensors": "7 linked: its 3, 2 and 4 are shapes printed by several blocks, no name says which",
-}
-
-
-@pytest.mark.parametrize("chapter", [
-    pytest.param(page.stem, marks=pytest.mark.xfail(reason=SHORT[page.stem], strict=True))
-    if page.stem in SHORT else page.stem
-    for page in sorted((ROOT / "docs").glob("[01][0-9]-*.md"))])
+@pytest.mark.parametrize("chapter", [page.stem for page in sorted((ROOT / "docs").glob("[01][0-9]-*.md"))])
 def test_every_chapter_links_at_least_10_of_its_prose_numbers(fresh_run, chapter):
     """Issue 45 item 4: at least 10 linked numbers in every chapter that has prose numbers, its
     recap included (chapter 1's a = 2, b = -3 and c = 10 are set by its first block)."""
