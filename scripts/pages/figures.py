@@ -11,11 +11,26 @@ graphviz.Digraph from micrograd.draw_dot, or a matplotlib Figure) is drawn to
 SVG, and the comment becomes the image, linked to itself at full size (on a
 tap it opens full screen: docs/javascripts/shared/figures.js).
 
-On a phone a graph is shown whole, scaled to the column, never cut off. A
-draw_dot graph whose text would read under 11 px there is also laid out top
-to bottom (its redraw("TB"), the same ids), and the phone gets that layout
-(a <picture> source for narrow screens) when its text reads larger; a graph
-too big either way is an overview there, opened full screen to read.
+A figure is shown whole, scaled to its column, never cut off, and read where it
+stands: its text at READABLE_PX or more, or it is an overview, opened full
+screen to read. A draw_dot graph drawn left to right (its own layout) whose
+text would read under READABLE_PX in a column is also laid out top to bottom
+(its redraw("TB"): the same drawing, the same ids, byte-identical run to run),
+and that column gets the top-to-bottom layout where its text reads larger
+there: a phone (PHONE_COLUMN, a <picture> source for narrow screens) and a
+desktop (DESKTOP_COLUMN, the <img> itself) each by the same rule, the one
+file serving both when they choose alike.
+
+A very tall figure is a cost too: top to bottom, chapter 5's neuron is 851 px
+tall, more than a 1280 x 800 window shows under Material's header, and a
+reader who scrolls through a figure never sees it whole. So a desktop shows a
+figure at most DESKTOP_HEIGHT tall, scaled down with its shape kept (the
+<img>'s width and height say so), and its text is judged at that size: the
+neuron still reads at 13 px, where left to right it read at 9; the 2-2-1
+network, too big either way, becomes the larger-reading overview. The one
+exception: the scaling never makes a figure narrower than a phone's column
+shows it, where the phone has no layout of its own. A phone keeps the rule it
+had (tests/pages/test_chapters.py holds its layout to a screen's height).
 """
 
 import ast
@@ -35,6 +50,13 @@ from scripts.reader.reader_code import is_doctest
 
 FIGURE_CACHE = ROOT / ".cache" / "figures"
 PHONE_COLUMN = 358  # CSS px of the text column on a 390 px phone (Material pads 16 px a side)
+# CSS px of Material's content column (.md-content__inner) in a 1280 x 800 window, both sidebars
+# shown: measured in Chromium on the built site, 2026-12-06 (1,220 px grid less two 242 px
+# sidebars and 24 px margins). The text a desktop's figure is judged at.
+DESKTOP_COLUMN = 688
+# CSS px of a 1280 x 800 window below Material's 48 px header (measured with the column): the
+# tallest a desktop shows a figure, so that it is seen whole.
+DESKTOP_HEIGHT = 752
 READABLE_PX = 11  # the smallest text a figure may show without opening it full screen
 NARROW = "(max-width: 44.9375em)"  # Material's breakpoint for phones and small tablets
 
@@ -69,13 +91,13 @@ class FigureParser(Directive):
     def build(self, example, at, page):
         expression, alt = example.parsed
         value = eval(compile(expression, example.path, "eval"), example.namespace)
-        svg = to_svg(value)
+        wide = to_svg(value)
+        desktop = desktop_layout(value, wide) or wide
+        phone = phone_layout(value, wide) or wide
         n = page.number(self.kind)
-        asset = page.asset(f"figure-{n}.svg")
-        files = {asset: svg}
-        narrow = phone_layout(value, svg)
-        if narrow is not None:
-            files[page.asset(f"figure-{n}-narrow.svg")] = narrow
+        files = {page.asset(f"figure-{n}.svg"): desktop}  # the first: what the number sources read
+        if phone != desktop:
+            files[page.asset(f"figure-{n}-narrow.svg")] = phone
         urls = {page.url(name): content for name, content in files.items()}
         return Output(self.kind, example.line, figure_html(urls, alt), files)
 
@@ -84,40 +106,68 @@ def phone_layout(value, svg):
     """The SVG (str) a phone shows instead of `svg`, or None: the top-to-bottom layout of a
     draw_dot graph (value.redraw) whose text reads larger than `svg`'s in a phone's column,
     when `svg`'s text would read under READABLE_PX there. Same node and edge ids as `svg`."""
-    if not hasattr(value, "redraw") or text_px(svg) >= READABLE_PX:
+    return _top_to_bottom(value, svg, PHONE_COLUMN)
+
+
+def desktop_layout(value, svg):
+    """The SVG (str) a desktop shows instead of `svg`, or None: as phone_layout, in
+    DESKTOP_COLUMN and at most DESKTOP_HEIGHT tall (the text of each layout judged as shown)."""
+    return _top_to_bottom(value, svg, DESKTOP_COLUMN, DESKTOP_HEIGHT)
+
+
+def _top_to_bottom(value, svg, column, height=None):
+    if not hasattr(value, "redraw") or text_px(svg, column, height) >= READABLE_PX:
         return None
     narrow = to_svg(value.redraw("TB"))
-    return narrow if text_px(narrow) > text_px(svg) + 0.5 else None
+    return narrow if text_px(narrow, column, height) > text_px(svg, column, height) + 0.5 else None
 
 
-def text_px(svg, column=PHONE_COLUMN):
-    """CSS px of the smallest text of a Graphviz SVG shown `column` px wide at most (scaled
-    down to fit, never up; 1 pt is 4/3 px). Raises ValueError for an SVG without text."""
+def text_px(svg, column=PHONE_COLUMN, height=None):
+    """CSS px of the smallest text of a Graphviz SVG shown `column` px wide at most and, if
+    given, `height` px tall at most (scaled down to fit, never up; 1 pt is 4/3 px). Raises
+    ValueError for an SVG without text."""
     root = ET.fromstring(svg)
-    width, box = _pt(root.get("width")), [float(x) for x in root.get("viewBox").split()]
+    box = [float(x) for x in root.get("viewBox").split()]
     graph = root.find("{http://www.w3.org/2000/svg}g")
     scale = re.search(r"scale\(([\d.]+)", graph.get("transform", "")) if graph is not None else None
     sizes = [float(t.get("font-size")) for t in root.iter("{http://www.w3.org/2000/svg}text")
              if t.get("font-size")]
     if not sizes:
         raise ValueError("text_px: the SVG has no text with a font-size")
-    shown = min(width * 4 / 3, column)
+    width, tall = _size(svg)
+    shown = min(width, column, width * height / tall if height else width)
     return min(sizes) * (float(scale[1]) if scale else 1) * shown / box[2]
 
 
 def size_px(svg):
-    """(width, height) in CSS px of an SVG whose size is given in pt or px."""
+    """(width, height) in whole CSS px of an SVG whose size is given in pt or px."""
+    return tuple(round(side) for side in _size(svg))
+
+
+def _size(svg):
     root = ET.fromstring(svg)
-    return tuple(round(_pt(root.get(side)) * (4 / 3 if root.get(side).endswith("pt") else 1))
+    return tuple(_pt(root.get(side)) * (4 / 3 if root.get(side).endswith("pt") else 1)
                  for side in ("width", "height"))
 
 
+def desktop_size(svg, alone=True):
+    """(width, height), whole CSS px: the size a desktop shows `svg` at most (its column may
+    scale it down further), its shape kept: its own size, scaled down to DESKTOP_HEIGHT tall.
+    alone: no phone layout beside it, so a phone shows this size too, scaled into its column;
+    then it is never made narrower than that column shows it."""
+    width, height = _size(svg)
+    shown = min(width, width * DESKTOP_HEIGHT / height)
+    if alone:
+        shown = max(shown, min(width, PHONE_COLUMN))
+    return round(shown), round(height * shown / width)
+
+
 def figure_html(urls, alt):
-    """A figure's HTML: {url: svg} (the wide one first, then the phone's if any) and its alt
+    """A figure's HTML: {url: svg} (the desktop's first, then the phone's if any) and its alt
     text. The link opens the shown layout full screen (figures.js); without JavaScript it
     is a link to the SVG."""
     (wide, svg), *narrow = urls.items()
-    width, height = size_px(svg)
+    width, height = desktop_size(svg, alone=not narrow)
     source = "".join(f'<source media="{NARROW}" srcset="{html.escape(url)}" width="{w}" height="{h}">'
                      for url, content in narrow for w, h in [size_px(content)])
     return (f'<figure class="bv-figure"><a class="bv-figure__open" href="{html.escape(wide)}">'

@@ -8,10 +8,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from scripts.pages.figures import PHONE_COLUMN, READABLE_PX, text_px
+from scripts.pages.figures import DESKTOP_COLUMN, PHONE_COLUMN, READABLE_PX, text_px
 
 PAGES = ["13-what-reverse-mode-costs", "14-deep-networks"]
-DESKTOP_COLUMN = 688  # CSS px of Material's text column at 1280 px, with the navigation beside it
 SVG = "{http://www.w3.org/2000/svg}"
 
 

@@ -98,21 +98,23 @@ def test_the_navigation_lists_every_chapter_in_order_under_its_number():
 
 @pytest.mark.parametrize("page", CHAPTERS, ids=lambda p: p.name)
 def test_no_figure_is_taller_than_a_screen(site, page):
-    """A figure is shown at the size Graphviz drew it (1 pt = 96/72 CSS px), scaled down to fit
-    its column, never up (docs/stylesheets/figures.css): on a 1280 x 800 screen its height is at
-    most its SVG's height; a phone's layout of it (figure-N-narrow.svg, shown up to 44.9375em)
-    is checked as a 390 x 844 phone shows it, scaled into the 358 px column."""
+    """A figure is shown at most at the size its <img> gives (scripts/pages/figures.py: its
+    SVG's, 1 pt = 96/72 CSS px, or scaled down to a window's height), scaled down to fit its
+    column, never up (docs/stylesheets/figures.css): on a 1280 x 800 screen its height is at
+    most the <img>'s height; on a 390 x 844 phone it is its <source>'s (shown up to 44.9375em),
+    else the <img>'s, scaled into the 358 px column."""
+    built = (site / page.stem / "index.html").read_text(encoding="utf-8")
+    pictures = re.findall(r"<picture>(.*?)</picture>", built, re.DOTALL)
+    assert len(pictures) == len([p for p in (site / page.stem).glob("figure-*.svg") if not p.stem.endswith("-narrow")])
     too_tall = []
-    for svg in sorted((site / page.stem).glob("figure-*.svg")):
-        head = svg.read_text(encoding="utf-8")[:3000]
-        size = re.search(r'<svg[^>]*?width="([\d.]+)(pt|px)?"[^>]*?height="([\d.]+)(pt|px)?"', head, re.DOTALL)
-        scale = 96 / 72 if size[2] == "pt" else 1
-        width, shown = float(size[1]) * scale, float(size[3]) * scale
-        screen = SCREEN_PX
-        if svg.stem.endswith("-narrow"):
-            shown, screen = shown * min(1, PHONE_COLUMN / width), PHONE_SCREEN_PX
-        if shown > screen:
-            too_tall.append(f"{svg.name}: {shown:.0f} px tall")
+    for picture in pictures:
+        img = re.search(r'<img [^>]*?src="([^"]+)"[^>]*? width="(\d+)" height="(\d+)"', picture)
+        phone = re.search(r'<source [^>]*?srcset="([^"]+)" width="(\d+)" height="(\d+)"', picture) or img
+        if int(img[3]) > SCREEN_PX:
+            too_tall.append(f"{img[1]}: {img[3]} px tall")
+        on_phone = int(phone[3]) * min(1, PHONE_COLUMN / int(phone[2]))
+        if on_phone > PHONE_SCREEN_PX:
+            too_tall.append(f"{phone[1]}: {on_phone:.0f} px tall on a phone")
     assert not too_tall, f"{page.name}: {too_tall}"
 
 
