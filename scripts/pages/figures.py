@@ -16,21 +16,29 @@ stands: its text at READABLE_PX or more, or it is an overview, opened full
 screen to read. A draw_dot graph drawn left to right (its own layout) whose
 text would read under READABLE_PX in a column is also laid out top to bottom
 (its redraw("TB"): the same drawing, the same ids, byte-identical run to run),
-and that column gets the top-to-bottom layout where its text reads larger
-there: a phone (PHONE_COLUMN, a <picture> source for narrow screens) and a
-desktop (DESKTOP_COLUMN, the <img> itself) each by the same rule, the one
-file serving both when they choose alike.
+and a column gets that layout where it serves the reader better: a phone
+(PHONE_COLUMN, a <picture> source for narrow screens) where its text reads
+larger, a desktop (DESKTOP_COLUMN, the <img> itself) where it reads at
+READABLE_PX or more. One file serves both when they choose alike.
 
 A very tall figure is a cost too: top to bottom, chapter 5's neuron is 851 px
 tall, more than a 1280 x 800 window shows under Material's header, and a
 reader who scrolls through a figure never sees it whole. So a desktop shows a
 figure at most DESKTOP_HEIGHT tall, scaled down with its shape kept (the
 <img>'s width and height say so), and its text is judged at that size: the
-neuron still reads at 13 px, where left to right it read at 9; the 2-2-1
-network, too big either way, becomes the larger-reading overview. The one
-exception: the scaling never makes a figure narrower than a phone's column
-shows it, where the phone has no layout of its own. A phone keeps the rule it
-had (tests/pages/test_chapters.py holds its layout to a screen's height).
+neuron still reads at 13 px, where left to right it read at 8.8. The scaling
+never makes a figure narrower than a phone's column shows it, where the phone
+has no layout of its own.
+
+A graph too big for the desktop's column either way (chapter 5's 2-2-1
+network: 6.4 px left to right, 8.4 top to bottom) is an overview there, read
+full screen; a desktop keeps it left to right. Top to bottom it would fill the
+window's height (752 px, against 267) with text that still does not read, and
+full screen, in a window wider than tall, it reads smaller than left to right
+(GLightbox fits it to 97 % of the window's height: 8.7 px, against 11.8 fitted
+to its width). A phone keeps the rule it had: the layout that reads larger in
+its column, an overview too (tests/pages/test_chapters.py holds it to a
+screen's height).
 """
 
 import ast
@@ -110,16 +118,21 @@ def phone_layout(value, svg):
 
 
 def desktop_layout(value, svg):
-    """The SVG (str) a desktop shows instead of `svg`, or None: as phone_layout, in
-    DESKTOP_COLUMN and at most DESKTOP_HEIGHT tall (the text of each layout judged as shown)."""
-    return _top_to_bottom(value, svg, DESKTOP_COLUMN, DESKTOP_HEIGHT)
+    """The SVG (str) a desktop shows instead of `svg`, or None: the top-to-bottom layout of a
+    draw_dot graph whose text reads at READABLE_PX or more in DESKTOP_COLUMN, at most
+    DESKTOP_HEIGHT tall, where `svg`'s reads under it (an overview either way keeps `svg`:
+    the module's docstring says why). Same node and edge ids as `svg`."""
+    return _top_to_bottom(value, svg, DESKTOP_COLUMN, DESKTOP_HEIGHT, readable=True)
 
 
-def _top_to_bottom(value, svg, column, height=None):
+def _top_to_bottom(value, svg, column, height=None, readable=False):
     if not hasattr(value, "redraw") or text_px(svg, column, height) >= READABLE_PX:
         return None
     narrow = to_svg(value.redraw("TB"))
-    return narrow if text_px(narrow, column, height) > text_px(svg, column, height) + 0.5 else None
+    px = text_px(narrow, column, height)
+    # readable: only a layout that reads; else one that reads larger (by more than rounding)
+    enough = px >= READABLE_PX if readable else px > text_px(svg, column, height) + 0.5
+    return narrow if enough else None
 
 
 def text_px(svg, column=PHONE_COLUMN, height=None):

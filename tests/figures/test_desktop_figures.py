@@ -1,10 +1,11 @@
 """Figures read where they stand on a desktop too (issue 46).
 
-Chapter 5's three network figures showed their text at 6.5 to 10.8 px in a 1280 px window's
+Chapter 5's three network figures showed their text at 6.4 to 10.8 px in a 1280 px window's
 688 px column, where the top-to-bottom layout the phone got reads larger. The build side
 (scripts/pages/figures.py): a draw_dot graph whose text would read under 11 px in the desktop's
-column gets its top-to-bottom layout there too where that reads larger, the same drawing with
-the same ids, byte-identical run to run, shown at most DESKTOP_HEIGHT tall. The reader's side,
+column gets its top-to-bottom layout there too where that reads at 11 px or more, the same
+drawing with the same ids, byte-identical run to run, shown at most DESKTOP_HEIGHT tall; an
+overview either way stays left to right. The reader's side,
 in Debian's Chromium at 1280 x 800: the column and the window are as figures.py says, and chapter
 5's neuron and hidden neuron read at 11 px or more, its network is the page's one overview and
 opens whole on the screen.
@@ -58,7 +59,7 @@ def neuron():
 def test_a_graph_too_small_on_a_desktop_is_laid_out_top_to_bottom_there():
     graph = draw_dot(neuron(), local_derivatives=True)
     wide = to_svg(graph)
-    assert text_px(wide, DESKTOP_COLUMN, DESKTOP_HEIGHT) < READABLE_PX  # 8.9 px: chapter 5's first figure
+    assert text_px(wide, DESKTOP_COLUMN, DESKTOP_HEIGHT) < READABLE_PX  # 8.8 px: chapter 5's first figure
     tall = desktop_layout(graph, wide)
     assert tall == to_svg(graph.redraw("TB")) and ids(tall) == ids(wide)  # the same drawing, laid out anew
     assert text_px(tall, DESKTOP_COLUMN, DESKTOP_HEIGHT) >= READABLE_PX, text_px(tall, DESKTOP_COLUMN, DESKTOP_HEIGHT)
@@ -77,13 +78,16 @@ def test_a_graph_that_reads_on_a_desktop_keeps_its_layout_there():
     assert desktop_layout(graph, wide) is None and phone_layout(graph, wide) is not None
 
 
-def test_a_graph_too_big_either_way_gets_the_layout_that_reads_larger_on_a_desktop():
+def test_a_graph_too_big_either_way_stays_left_to_right_on_a_desktop():
+    """Chapter 5's network reads at 6.4 px left to right in the column, 8.4 top to bottom: an
+    overview either way, it keeps the layout that is shorter on the page and that reads larger
+    full screen in a window wider than tall; the phone gets the top-to-bottom one."""
     graph = draw_dot(network())
     wide = to_svg(graph)
-    tall = desktop_layout(graph, wide)
-    assert tall is not None
+    tall = to_svg(graph.redraw("TB"))
     assert text_px(wide, DESKTOP_COLUMN, DESKTOP_HEIGHT) + 0.5 < text_px(tall, DESKTOP_COLUMN, DESKTOP_HEIGHT) \
-        < READABLE_PX  # still an overview, opened full screen to read
+        < READABLE_PX
+    assert desktop_layout(graph, wide) is None and phone_layout(graph, wide) == tall
 
 
 def test_only_a_draw_dot_graph_is_laid_out_again_on_a_desktop():
@@ -136,23 +140,24 @@ def test_chapter_5s_figures_read_on_a_desktop_but_its_network():
     """The page as the build runs it: the neuron (figure 1) and h1's part (figure 3) top to
     bottom, one file for desktop and phone, at 11 px or more as a 1280 px window shows them
     (the <img>'s size, in the 688 px column); the network (figure 2), the page's one overview,
-    top to bottom too, where it reads larger than the 6.5 px it read at left to right."""
+    left to right, with the phone's top-to-bottom layout beside it."""
     result = run(CHAPTER_5)
     figures = [o for o in result.outputs if o.kind == "figure"]
     assert len(figures) == 3
+    svgs = {name.split("/")[-1]: svg for name, svg in result.files.items() if name.endswith(".svg")}
+    assert sorted(svgs) == ["figure-1.svg", "figure-2-narrow.svg", "figure-2.svg", "figure-3.svg"]
     px = []
     for k, figure in enumerate(figures, start=1):
-        svg = result.files[f"05-neurons-layers-networks/figure-{k}.svg"]
-        assert f"05-neurons-layers-networks/figure-{k}-narrow.svg" not in result.files  # one layout serves both
+        svg = svgs[f"figure-{k}.svg"]
         width, height = (int(v) for v in re.search(r'<img [^>]*width="(\d+)" height="(\d+)"', figure.markdown).groups())
-        assert height <= DESKTOP_HEIGHT and width <= DESKTOP_COLUMN
+        assert height <= DESKTOP_HEIGHT and width <= size_px(svg)[0]
         natural = size_px(svg)
         assert abs(width / height - natural[0] / natural[1]) < 0.01  # its shape kept
-        assert natural[1] > natural[0]  # top to bottom
-        px.append(text_px(svg, width))  # shown `width` px wide
+        assert (natural[1] > natural[0]) == (k != 2)  # top to bottom, but the network
+        px.append(text_px(svg, min(width, DESKTOP_COLUMN)))  # as shown
     assert px[0] >= READABLE_PX and px[2] >= READABLE_PX and px[1] < READABLE_PX, px
-    neuron_svg = html.unescape(result.files["05-neurons-layers-networks/figure-1.svg"])
-    assert "data 0.8618" in neuron_svg  # the numbers the number sources read, laid out anew
+    assert ids(svgs["figure-2-narrow.svg"]) == ids(svgs["figure-2.svg"])
+    assert "data 0.8618" in html.unescape(svgs["figure-1.svg"])  # the numbers the number sources read, laid out anew
 
 
 def test_a_page_whose_figure_a_desktop_gets_top_to_bottom_is_byte_identical_run_to_run(tmp_path, monkeypatch):
@@ -215,6 +220,7 @@ def test_chapter_5s_figures_read_at_11_px_on_a_desktop_or_are_its_one_overview(d
                                "(i) => i.getBoundingClientRect().height)")
     assert max(heights) <= DESKTOP_HEIGHT + 0.5, heights
     assert [f["px"] >= READABLE_PX for f in figures] == [True, False, True], figures
+    assert figures[1]["width"] > 2 * heights[1]  # the network left to right
     link = desktop.locator("figure.bv-figure a").nth(1)
     link.scroll_into_view_if_needed()
     link.click()
