@@ -45,6 +45,7 @@ import ast
 import hashlib
 import html
 import io
+import math
 import os
 import re
 import xml.etree.ElementTree as ET
@@ -169,10 +170,12 @@ def desktop_size(svg, alone=True):
     alone: no phone layout beside it, so a phone shows this size too, scaled into its column;
     then it is never made narrower than that column shows it."""
     width, height = _size(svg)
-    shown = min(width, width * DESKTOP_HEIGHT / height)
+    shown = round(width) if height <= DESKTOP_HEIGHT else math.floor(width * DESKTOP_HEIGHT / height)
     if alone:
-        shown = max(shown, min(width, PHONE_COLUMN))
-    return round(shown), round(height * shown / width)
+        shown = max(shown, min(round(width), PHONE_COLUMN))
+    # the browser sizes it by the SVG's own shape, not by these whole pixels: floored, the
+    # height it shows stays within DESKTOP_HEIGHT
+    return shown, round(height * shown / width)
 
 
 def figure_html(urls, alt):
