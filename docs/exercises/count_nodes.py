@@ -34,19 +34,11 @@ nodes_100 = 401  # len(order) with 100 weights and 100 inputs
 from micrograd import Value
 from micrograd.engine import topological_order
 
-from scripts.reader.exercise_checks import Fail, expect
+from scripts.reader.exercise_checks import expect, predicted
 
 WEIGHTS = [0.5, -1.0, 2.0]
 CONSTANTS = "each plain float x becomes a leaf Value when w * x wraps it"
 ZERO = "sum() starts from 0: the first addition is 0 + w * x, and the 0 becomes a leaf Value too"
-
-
-def predicted(user, name):
-    """The reader's prediction `name`; a blank fails without showing the answer."""
-    value = getattr(user, name)
-    if value is Ellipsis:
-        raise Fail(f"{name} is still ... (a blank): write your prediction in its place")
-    return value
 
 
 def counted(n):

@@ -42,36 +42,14 @@ edges_from_a = 2
 p_local = (3.0, 1.0)
 
 # ---- tests ----
-import ast
-import contextlib
-import io
-import re
+from scripts.reader.exercise_checks import expect, predicted, program
 
-from scripts.reader.exercise_checks import Fail, expect
-from scripts.reader.exercise_format import load
-
-
-def program():
-    """Run the program the instructions show: the lines it prints, each read back as a Python
-    value, and the names it defined (for the numbers of likely mistakes)."""
-    source = re.search(r"```python\n(.*?)```", load("predict_graph").instructions, re.S).group(1)
-    output, names = io.StringIO(), {"__name__": "program"}
-    with contextlib.redirect_stdout(output):  # the program's output is the answer: not shown
-        exec(source, names)
-    return [ast.literal_eval(line) for line in output.getvalue().splitlines()], names
-
-
-def predicted(user, name):
-    """The reader's prediction `name`; a blank fails without giving the printed value away."""
-    value = getattr(user, name)
-    if value is Ellipsis or (isinstance(value, tuple) and Ellipsis in value):
-        raise Fail(f"{name} is still a blank (...): write what you predict the program prints")
-    return value
+NAME = "predict_graph"  # this exercise, whose program the tests run
 
 
 def test_line_1(user):
     """line 1: p.data, the forward pass"""
-    lines, names = program()
+    lines, names = program(NAME)
     a, b, s = names["a"].data, names["b"].data, names["s"].data
     expect("p_data", predicted(user, "p_data"), lines[0],
            likely=[(s, "that is s = a + b; p multiplies s by a"),
@@ -81,7 +59,7 @@ def test_line_1(user):
 
 def test_line_2(user):
     """line 2: the number of leaf nodes"""
-    lines, names = program()
+    lines, names = program(NAME)
     right = lines[1]
     expect("leaves", predicted(user, "leaves"), right,
            likely=[(right + 1, "a is used twice but is one node, so one leaf: a node with no parents "
@@ -92,7 +70,7 @@ def test_line_2(user):
 
 def test_line_3(user):
     """line 3: the number of edges that leave a"""
-    right = program()[0][2]
+    right = program(NAME)[0][2]
     expect("edges_from_a", predicted(user, "edges_from_a"), right,
            likely=[(1, "a feeds two operations, the + and the *: one edge into each")],
            check="an edge runs from a parent to each operation that uses it")
@@ -100,7 +78,7 @@ def test_line_3(user):
 
 def test_line_4(user):
     """line 4: p._local, the local derivative of each of p's edges"""
-    right = program()[0][3]
+    right = program(NAME)[0][3]
     expect("p_local", predicted(user, "p_local"), right,
            likely=[(tuple(reversed(right)), "each parent got its own value: the edge from one factor of a "
                                             "product carries the other factor's value"),

@@ -46,19 +46,11 @@ nodes_1000 = 3 + 1000 * 7
 from micrograd import Value
 from micrograd.engine import topological_order
 
-from scripts.reader.exercise_checks import Fail, expect
+from scripts.reader.exercise_checks import expect, predicted
 
 POINTS = [(1.0, 2.0), (2.0, 3.0), (3.0, 5.0)]
 WRAPPED = "a plain number meets a Value twice per point: x in w * x, and y in - y; each becomes a leaf Value"
 SHARED = "w, b and the starting 0 are made once, before the loop: only the nodes of one point repeat"
-
-
-def predicted(user, name):
-    """The reader's prediction `name`; a blank fails without showing the answer."""
-    value = getattr(user, name)
-    if value is Ellipsis:
-        raise Fail(f"{name} is still ... (a blank): write your prediction in its place")
-    return value
 
 
 def counted(points):

@@ -50,38 +50,16 @@ y_grad = 0.0
 z_grad = 5.0 + 2.0
 
 # ---- tests ----
-import ast
-import contextlib
-import io
-import re
+from scripts.reader.exercise_checks import expect, predicted, program
 
-from scripts.reader.exercise_checks import Fail, expect
-from scripts.reader.exercise_format import load
+NAME = "predict_max_gate"  # this exercise, whose program the tests run
 
 MAX_RULE = "the max routes all of its gradient to the larger input, b, and none to a"
 
 
-def program():
-    """Run the program the instructions show: the lines it prints, each read back as a value,
-    and the names it defined (for the numbers of likely mistakes)."""
-    source = re.search(r"```python\n(.*?)```", load("predict_max_gate").instructions, re.S).group(1)
-    output, names = io.StringIO(), {"__name__": "program"}
-    with contextlib.redirect_stdout(output):  # the program's output is the answer: not shown
-        exec(source, names)
-    return [ast.literal_eval(line) for line in output.getvalue().splitlines()], names
-
-
-def predicted(user, name):
-    """The reader's prediction `name`; a blank fails without giving the printed value away."""
-    value = getattr(user, name)
-    if value is Ellipsis:
-        raise Fail(f"{name} is still a blank (...): write what you predict the program prints")
-    return value
-
-
 def test_line_1(user):
     """line 1: b.grad, the input that won the max"""
-    lines, n = program()
+    lines, n = program(NAME)
     expect("b_grad", predicted(user, "b_grad"), lines[0],
            likely=[(1.0, "that is the max's local derivative alone; times m's gradient, which the last "
                          "product sets to z's value")],
@@ -90,7 +68,7 @@ def test_line_1(user):
 
 def test_line_2(user):
     """line 2: x.grad, through the add that won the max"""
-    lines, n = program()
+    lines, n = program(NAME)
     upstream = n["z"].data  # what the last product sends m
     both = n["y"].data * upstream + upstream  # as if the max sent its gradient to a as well
     expect("x_grad", predicted(user, "x_grad"), lines[1],
@@ -100,7 +78,7 @@ def test_line_2(user):
 
 def test_line_3(user):
     """line 3: y.grad, behind the input that lost the max"""
-    lines, n = program()
+    lines, n = program(NAME)
     through_a = n["x"].data * n["z"].data  # multiply swaps: x times m's gradient
     expect("y_grad", predicted(user, "y_grad"), lines[2],
            likely=[(through_a, f"that is what y would get if a had won the max; {MAX_RULE}")],
@@ -109,7 +87,7 @@ def test_line_3(user):
 
 def test_line_4(user):
     """line 4: z.grad, a leaf used twice"""
-    lines, n = program()
+    lines, n = program(NAME)
     product_only = n["m"].data
     expect("z_grad", predicted(user, "z_grad"), lines[3],
            likely=[(product_only, "that is only the edge from the last product, m's value 5; z also feeds b, "

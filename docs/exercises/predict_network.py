@@ -51,36 +51,14 @@ h1_w_grad = 3.0 * 2.0
 h2_w_grad = 0.0
 
 # ---- tests ----
-import ast
-import contextlib
-import io
-import re
+from scripts.reader.exercise_checks import expect, predicted, program
 
-from scripts.reader.exercise_checks import Fail, expect
-from scripts.reader.exercise_format import load
-
-
-def program():
-    """Run the program the instructions show: the lines it prints, each read back as a value,
-    and the names it defined (for the numbers of likely mistakes)."""
-    source = re.search(r"```python\n(.*?)```", load("predict_network").instructions, re.S).group(1)
-    output, names = io.StringIO(), {"__name__": "program"}
-    with contextlib.redirect_stdout(output):  # the program's output is the answer: not shown
-        exec(source, names)
-    return [ast.literal_eval(line) for line in output.getvalue().splitlines()], names
-
-
-def predicted(user, name):
-    """The reader's prediction `name`; a blank fails without giving the printed value away."""
-    value = getattr(user, name)
-    if value is Ellipsis:
-        raise Fail(f"{name} is still a blank (...): write what you predict the program prints")
-    return value
+NAME = "predict_network"  # this exercise, whose program the tests run
 
 
 def test_line_1(user):
     """line 1: the number of parameters"""
-    lines, names = program()
+    lines, names = program(NAME)
     model = names["model"]
     weights_only = sum(len(n.w) for layer in model.layers for n in layer.neurons)
     expect("n_parameters", predicted(user, "n_parameters"), lines[0],
@@ -90,7 +68,7 @@ def test_line_1(user):
 
 def test_line_2(user):
     """line 2: the output, o.data"""
-    lines, names = program()
+    lines, names = program(NAME)
     h1, h2, out = names["h1"], names["h2"], names["out"]
     x = 2.0
     no_relu = out.w[0].data * (h1.w[0].data * x + h1.b.data) + out.w[1].data * (h2.w[0].data * x + h2.b.data) \
@@ -102,7 +80,7 @@ def test_line_2(user):
 
 def test_line_3(user):
     """line 3: the gradient of the output neuron's first weight"""
-    lines, names = program()
+    lines, names = program(NAME)
     expect("out_w1_grad", predicted(user, "out_w1_grad"), lines[2],
            likely=[(names["out"].w[0].data, "that is the weight itself; its gradient is what it multiplies, h1")],
            check="the output is linear: each of its weights gets the hidden value it multiplies")
@@ -110,7 +88,7 @@ def test_line_3(user):
 
 def test_line_4(user):
     """line 4: the gradient of h1's weight"""
-    lines, names = program()
+    lines, names = program(NAME)
     upstream = names["out"].w[0].data
     expect("h1_w_grad", predicted(user, "h1_w_grad"), lines[3],
            likely=[(upstream, "that is the gradient that reaches h1; h1's weight multiplies the input 2, "
@@ -120,7 +98,7 @@ def test_line_4(user):
 
 def test_line_5(user):
     """line 5: the gradient of h2's weight"""
-    lines, names = program()
+    lines, names = program(NAME)
     through = names["out"].w[1].data * 2.0
     expect("h2_w_grad", predicted(user, "h2_w_grad"), lines[4],
            likely=[(through, "h2's sum, -1 * 2 + 0.5, is negative: its ReLU outputs 0 and passes no gradient")],

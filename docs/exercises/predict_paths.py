@@ -47,37 +47,16 @@ edge_count = 2 * 2 * 4
 edges_from_x = 3
 
 # ---- tests ----
-import ast
-import contextlib
-import io
-import re
+from scripts.reader.exercise_checks import expect, predicted, program
 
-from scripts.reader.exercise_checks import Fail, expect
-from scripts.reader.exercise_format import load
+NAME = "predict_paths"  # this exercise, whose program the tests run
 
 STAGES = 4
 
 
-def program():
-    """Run the program the instructions show: the lines it prints, each read back as a value."""
-    source = re.search(r"```python\n(.*?)```", load("predict_paths").instructions, re.S).group(1)
-    output = io.StringIO()
-    with contextlib.redirect_stdout(output):  # the program's output is the answer: not shown
-        exec(source, {"__name__": "program"})
-    return [ast.literal_eval(line) for line in output.getvalue().splitlines()]
-
-
-def predicted(user, name):
-    """The reader's prediction `name`; a blank fails without giving the printed value away."""
-    value = getattr(user, name)
-    if value is Ellipsis:
-        raise Fail(f"{name} is still a blank (...): write what you predict the program prints")
-    return value
-
-
 def test_line_1(user):
     """line 1: the number of paths from x to y"""
-    right = program()[0]
+    right = program(NAME)[0][0]
     per_stage = round(right ** (1 / STAGES))
     expect("paths_to_y", predicted(user, "paths_to_y"), right,
            likely=[(per_stage * STAGES, "the paths were added stage by stage; they multiply: every path "
@@ -88,7 +67,7 @@ def test_line_1(user):
 
 def test_line_2(user):
     """line 2: the number of nodes"""
-    right = program()[1]
+    right = program(NAME)[0][1]
     expect("node_count", predicted(user, "node_count"), right,
            likely=[(1 + STAGES, "y * y * y is two operations, (y * y) * y: two nodes per stage"),
                    (1 + 3 * STAGES, "a Value used three times is still one node: only the products are new")],
@@ -97,7 +76,7 @@ def test_line_2(user):
 
 def test_line_3(user):
     """line 3: the number of edges"""
-    right = program()[2]
+    right = program(NAME)[0][2]
     expect("edge_count", predicted(user, "edge_count"), right,
            likely=[(3 * STAGES, "each product has two parents, so two edges: two products make four "
                                 "edges per stage")],
@@ -106,7 +85,7 @@ def test_line_3(user):
 
 def test_line_4(user):
     """line 4: the number of edges that leave x"""
-    right = program()[3]
+    right = program(NAME)[0][3]
     expect("edges_from_x", predicted(user, "edges_from_x"), right,
            likely=[(2, "y * y * y uses y three times: twice in the first product, once in the second")],
            check="one edge for every operation input that x fills")

@@ -50,52 +50,30 @@ b_grad = 2.0 * 3.0 + -1.0 * 1.0
 a2_grad = 10 * a_grad
 
 # ---- tests ----
-import ast
-import contextlib
-import io
-import re
+from scripts.reader.exercise_checks import expect, predicted, program
 
-from scripts.reader.exercise_checks import Fail, expect
-from scripts.reader.exercise_format import load
+NAME = "predict_seed"  # this exercise, whose program the tests run
 
 SEED = "the outputs' grads are the seed: L = Σ v_i y_i hands y_i exactly v_i"
 
 
-def program():
-    """Run the program the instructions show: the lines it prints, each read back as a value,
-    and the names it defined (for the numbers of likely mistakes)."""
-    source = re.search(r"```python\n(.*?)```", load("predict_seed").instructions, re.S).group(1)
-    output, names = io.StringIO(), {"__name__": "program"}
-    with contextlib.redirect_stdout(output):  # the program's output is the answer: not shown
-        exec(source, names)
-    return [ast.literal_eval(line) for line in output.getvalue().splitlines()], names
-
-
-def predicted(user, name):
-    """The reader's prediction `name`; a blank fails without giving the printed value away."""
-    value = getattr(user, name)
-    if value is Ellipsis:
-        raise Fail(f"{name} is still a blank (...): write what you predict the program prints")
-    return value
-
-
 def test_line_1(user):
     """line 1: y0.grad, the seed of the first output"""
-    lines, n = program()
+    lines, n = program(NAME)
     expect("y0_grad", predicted(user, "y0_grad"), lines[0],
            likely=[(1.0, f"1 is the seed of L, the root; {SEED}")], check=SEED)
 
 
 def test_line_2(user):
     """line 2: y1.grad, the seed of the second output"""
-    lines, n = program()
+    lines, n = program(NAME)
     expect("y1_grad", predicted(user, "y1_grad"), lines[1],
            likely=[(1.0, f"1 is the seed of L, the root; {SEED}")], check=SEED)
 
 
 def test_lines_3_and_4(user):
     """lines 3 and 4: a.grad and b.grad, the vector-Jacobian product vᵀJ"""
-    lines, n = program()
+    lines, n = program(NAME)
     a, b, v = n["a"].data, n["b"].data, n["v"]
     column_sums = (b + 1.0, a + 1.0)  # v = (1, 1): each column of J summed
     own_values = (v[0] * a + v[1], v[0] * b + v[1])  # the product handing each input its own value
@@ -107,7 +85,7 @@ def test_lines_3_and_4(user):
 
 def test_line_5(user):
     """line 5: a2.grad, with ten times the seed"""
-    lines, n = program()
+    lines, n = program(NAME)
     yours = user.a_grad if isinstance(user.a_grad, (int, float)) and user.a_grad != lines[2] else None
     expect("a2_grad", predicted(user, "a2_grad"), lines[4],
            likely=[(lines[2], "the backward pass is linear in the seed: ten times the seed gives ten times "

@@ -42,36 +42,14 @@ a_grad = -1.0 * 2.0 + -2.0
 b_grad = 2.0 * 2.0 + 1.0
 
 # ---- tests ----
-import ast
-import contextlib
-import io
-import re
+from scripts.reader.exercise_checks import expect, predicted, program
 
-from scripts.reader.exercise_checks import Fail, expect
-from scripts.reader.exercise_format import load
-
-
-def program():
-    """Run the program the instructions show: the lines it prints, each read back as a value,
-    and the names it defined (for the numbers of likely mistakes)."""
-    source = re.search(r"```python\n(.*?)```", load("predict_two_paths").instructions, re.S).group(1)
-    output, names = io.StringIO(), {"__name__": "program"}
-    with contextlib.redirect_stdout(output):  # the program's output is the answer: not shown
-        exec(source, names)
-    return [ast.literal_eval(line) for line in output.getvalue().splitlines()], names
-
-
-def predicted(user, name):
-    """The reader's prediction `name`; a blank fails without giving the printed value away."""
-    value = getattr(user, name)
-    if value is Ellipsis:
-        raise Fail(f"{name} is still a blank (...): write what you predict the program prints")
-    return value
+NAME = "predict_two_paths"  # this exercise, whose program the tests run
 
 
 def test_line_1(user):
     """line 1: z.data, the forward pass"""
-    lines, names = program()
+    lines, names = program(NAME)
     expect("z_data", predicted(user, "z_data"), lines[0],
            likely=[(names["p"].data, "that is p = a * b; z multiplies p by a again, then adds b")],
            check="p = a * b first, then z = p * a + b")
@@ -79,7 +57,7 @@ def test_line_1(user):
 
 def test_line_2(user):
     """line 2: p.grad"""
-    lines, names = program()
+    lines, names = program(NAME)
     expect("p_grad", predicted(user, "p_grad"), lines[1],
            likely=[(1.0, "1 is the seed, z.grad; p enters a product with a, so its edge carries a")],
            check="z.grad is 1; the edge from p into p * a carries the other factor")
@@ -87,7 +65,7 @@ def test_line_2(user):
 
 def test_line_3(user):
     """line 3: a.grad, the sum of two paths"""
-    lines, names = program()
+    lines, names = program(NAME)
     a, b = names["a"].data, names["b"].data
     expect("a_grad", predicted(user, "a_grad"), lines[2],
            likely=[(a * b, "that is one path only: a reaches z through p (b times p.grad) and straight "
@@ -97,7 +75,7 @@ def test_line_3(user):
 
 def test_line_4(user):
     """line 4: b.grad, the sum of two paths"""
-    lines, names = program()
+    lines, names = program(NAME)
     a = names["a"].data
     expect("b_grad", predicted(user, "b_grad"), lines[3],
            likely=[(a * a, "that is only the path through p; b also enters the sum directly, "

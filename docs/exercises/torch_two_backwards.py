@@ -43,21 +43,13 @@ torch_sq_grad = None  # tsq.grad after two
 from micrograd import Value
 from micrograd.engine import topological_order
 
-from scripts.reader.exercise_checks import Fail, expect
+from scripts.reader.exercise_checks import expect, predicted
 
 ONE_CALL = "that is the gradient after one backward()"
 INNER = ("micrograd keeps every node's grad: the second call seeds y again, adds a second share into sq "
          "and into 3 * x, and they pass their grown totals on to x")
 LEAVES_ONLY = ("PyTorch keeps .grad on leaves only: each call starts the inner nodes afresh, so the second "
                "call adds one more dy/dx to tx.grad")
-
-
-def predicted(user, name):
-    """The reader's prediction `name`; a blank fails without showing the answer."""
-    value = getattr(user, name)
-    if value is Ellipsis:
-        raise Fail(f"{name} is still ... (a blank): write your prediction in its place")
-    return value
 
 
 def micrograd_run():

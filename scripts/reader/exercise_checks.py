@@ -8,8 +8,13 @@ cause only when the value shows it. Expected values come from the real
 micrograd, imported in the same interpreter. Stdlib only (it runs in Pyodide too).
 """
 
+import ast
+import contextlib
+import io
 import math
+import re
 
+from scripts.reader.exercise_format import load
 from scripts.reader.reader_code import take_graphs_apart
 
 # The helpers below that read this engine's internals (_prev, _local, topological_order): an
@@ -53,6 +58,28 @@ def same(actual, expected, tol=1e-9):
 
 def _has_blank(x):
     return x is Ellipsis or (isinstance(x, (tuple, list)) and any(_has_blank(v) for v in x))
+
+
+def predicted(user, name):
+    """A predict exercise's answer: the reader's value `name` (an attribute of `user`). Raises
+    Fail while it, or an item of it, is still the starter's blank (...), without giving the
+    printed value away."""
+    value = getattr(user, name)
+    if _has_blank(value):
+        raise Fail(f"{name} is still a blank (...): write what you predict the program prints")
+    return value
+
+
+def program(exercise):
+    """Run the program that the instructions of the exercise named `exercise` (str) show, in
+    their first python fence: ([each line it printed, read back as a Python value], {the names
+    it defined}, for the numbers of likely mistakes). Its output is the answer: captured, never
+    shown."""
+    source = re.search(r"```python\n(.*?)```", load(exercise).instructions, re.S).group(1)
+    output, names = io.StringIO(), {"__name__": "program"}
+    with contextlib.redirect_stdout(output):
+        exec(source, names)
+    return [ast.literal_eval(line) for line in output.getvalue().splitlines()], names
 
 
 def expect(what, actual, expected, likely=(), check=""):
