@@ -177,7 +177,7 @@ def sources(text, where, printed_at=None, figures=()):
         problem = None
         if source is None:
             source, problem = choose(number, [s for s in shown if s.kind != "set"], wanted)
-        if source is None and not problem and wanted.kind == "name" and _in_recap(text, number):
+        if source is None and not problem and (wanted.kind == "name" or wanted.said) and _in_recap(text, number):
             source = _first_shown(number, shown, wanted, folds)
         if problem:
             problems.append(f"{at}: {problem}")
@@ -201,13 +201,15 @@ def _in_recap(text, number):
 
 
 def _first_shown(number, shown, wanted, folds):
-    """For a recap's `name = value`: the first place of the page (not a quiz's folded answer, not
-    a set) that shows that name with that value and sign, where the chapter computed it; or None."""
+    """For a recap's `name = value`, or a value its prose names (`a.grad` is 15): the first place
+    of the page (not a quiz's folded answer, not a set) that shows that name with that value and
+    sign, where the chapter computed it; or None."""
+    named = wanted.accepts if wanted.kind == "name" else wanted.ties  # a value: shown as the name said
     for s in sorted(shown, key=lambda s: s.line):
         if s.kind == "set" or (s.block is None and s.kind == "printed") or _fold(folds, s.line):
             continue
-        if any(_holds(number, v, True) and wanted.accepts(v, n) for v, n in zip(s.values, s.labels)):
-            kept = [(v, n) for v, n in zip(s.values, s.labels) if _holds(number, v, True) and wanted.accepts(v, n)]
+        kept = [(v, n) for v, n in zip(s.values, s.labels) if _holds(number, v, True) and named(v, n)]
+        if kept:
             return dataclasses.replace(s, values=[v for v, _ in kept], labels=[n for _, n in kept])
     return None
 

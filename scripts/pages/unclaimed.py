@@ -69,7 +69,6 @@ UNCLAIMED = {
         "A `Value` wraps one number.": DEFINITION,
         "is the picture of [chapter 1](01-computational-graphs.md) in code": DESIGN,
         "The figure labels every edge with its local derivative, straight from": LEADS_IN,
-        "Finite differences ([chapter 2](02-chain-rule.md)) agree": LEADS_IN,
         "Both parents of the multiplication are `a`": LEADS_IN,
         "`+=` sums the contributions, but only if they have all arrived.": LEADS_IN,
         "node `a` reaches the output along two paths": LEADS_IN,

@@ -113,6 +113,16 @@ def test_a_recaps_name_takes_the_first_place_that_showed_it():
     found, by = source_of(RECAP)
     assert by[(19, "10")].kind == "printed" and by[(19, "10")].code == "f"
     assert outcome(RECAP.replace("## Recap", "## More"), "10", 19)[0] == "plain"
+    # a value the recap's prose names (chapter 4's "`a.grad` is 15") takes the place shown as that
+    # name; an unnamed one, or one named otherwise, stays plain
+    # name; an unnamed one, or one named otherwise, stays plain, and so does all of it elsewhere:
+    # a 10 that two places print (f and g) is no value's in running text without the name
+    other = "## Other\n\n```python\n>>> g = 5.0 * 2\n>>> g\n10.0\n```\n\n## Recap"
+    named = RECAP.replace("- It gives $f = 10$.\n", "").replace("## Recap", other)
+    named += "- Then `f` is 10.\n- Then `h` is 10.\n- Then 10.\n"
+    assert outcome(named, "10", 27)[1].code == "f"
+    assert outcome(named, "10", 28)[0] == outcome(named, "10", 29)[0] == "plain"
+    assert outcome(named.replace("## Recap", "## Later"), "10", 27)[0] == "plain"
 
 
 @pytest.mark.parametrize("chapter", [page.stem for page in sorted((ROOT / "docs").glob("[01][0-9]-*.md"))])
@@ -131,6 +141,12 @@ def test_every_chapter_links_at_least_10_of_its_prose_numbers(fresh_run, chapter
         assert {("2", 'a = Value(2.0, label="a")'), ("3", 'b = Value(-3.0, label="b")'),
                 ("10", 'c = Value(10.0, label="c")'), ("10", "draw_dot(f)")} <= linked
         assert "f | data -10.0000" in {shown.text for n, shown in found.numbers if n.start > recap}
+    if chapter == "04-engine":  # "`a.grad` is 6 ... `a_wrong.grad` at 3 ... 15 ... `a` with 9"
+        text = page.read_text(encoding="utf-8")
+        recap = text.index("## Recap")
+        linked = [(n.text, shown.code) for n, shown in found.numbers if n.start > recap]
+        assert linked == [("3", 'a = Value(3.0, label="a")'), ("6", "a.grad"), ("3", "a_wrong.grad"),
+                          ("15", "a.grad"), ("9", linked[-1][1])] and "visit([node])" in linked[-1][1]
 
 
 def recap_input(page):

@@ -29,7 +29,7 @@ RECORDED_EXAMPLES = {
     "01-computational-graphs.md": 40,
     "02-chain-rule.md": 71,
     "03-backprop-by-hand.md": 62,
-    "04-engine.md": 95,  # the zero_grad section prints the inner grads after each backward()
+    "04-engine.md": 97,  # the zero_grad section prints the inner grads after each backward()
     "05-neurons-layers-networks.md": 71,  # a tanh neuron inside a loss: its upstream is not 1
     "07-check-break-fix.md": 74,
     "08-pytorch.md": 106,  # no_grad, detach, retain_graph (issue 46)

@@ -384,7 +384,7 @@ class Links(HTMLParser):
 # says which; the rest of the prose's numbers are plain text (before this rule: 41, 78, 57, 54, 60).
 # A number outside a quiz's folded answer cites nothing in it (chapter 3's "If c were 11", chapter
 # 4's recap "the diamond gives 15": 12 and 8 before).
-LINKED = {"01-computational-graphs": 26, "02-chain-rule": 24, "03-backprop-by-hand": 17, "04-engine": 10,
+LINKED = {"01-computational-graphs": 26, "02-chain-rule": 24, "03-backprop-by-hand": 19, "04-engine": 15,
           "05-neurons-layers-networks": 18}  # with chosen inputs (issue 45: 4, 13, 11, 7, 13 before)
 
 
