@@ -42,15 +42,15 @@ plt.rcParams.update({"figure.figsize": (5, 3.2), "figure.dpi": 144, "font.size":
 # ## The data: two moons
 #
 # `make_moons` draws points along two interleaved half-circles and adds
-# Gaussian noise. We take 100 points with noise 0.1. A fixed `random_state`
-# gives the same points on every run.
+# Gaussian noise. We take $N = 100$ points with noise 0.1. A fixed
+# `random_state` gives the same points on every run.
 #
 # The labels come out as 0 and 1. The loss below wants $-1$ and $+1$, so we
 # map $t \mapsto 2t - 1$.
 
 # %%
-X, labels = make_moons(n_samples=100, noise=0.1,
-                       random_state=1337)
+N = 100
+X, labels = make_moons(n_samples=N, noise=0.1, random_state=1337)
 y = 2 * labels - 1
 
 # Plain Python floats and ints: the network works on Values, not NumPy arrays.
@@ -115,11 +115,13 @@ print("total parameters:", len(model.parameters()))
 # scores, with the engine's own `relu`.
 
 # %%
-print("score  squared error  hinge loss   (label +1)")
+label = +1
+print(f"one point, label {label:+d}")
+print("score  squared error  hinge loss")
 for number in [-1.0, 0.0, 0.5, 1.0, 3.0]:
     score = Value(number)
-    squared = (score - 1) ** 2
-    hinge = (1 - 1 * score).relu()
+    squared = (score - label) ** 2
+    hinge = (1 - label * score).relu()
     print(f"{number:5.1f}  {squared.data:13.2f}  {hinge.data:10.2f}")
 
 # %% [markdown]
@@ -137,8 +139,8 @@ for number in [-1.0, 0.0, 0.5, 1.0, 3.0]:
 #
 # The **accuracy** is the fraction of points where the sign of the score
 # matches the label. It is computed from `.data`, so it is not part of the
-# graph; we only watch it. We use the full batch: all 100 points in every
-# step. <!-- claim: len(inputs) == len(targets) == 100 -->
+# graph; we only watch it. We use the full batch: all $N = 100$ points in
+# every step. <!-- claim: len(inputs) == len(targets) == 100 -->
 
 # %%
 alpha = 1e-4
@@ -240,7 +242,7 @@ assert acc_history[-1] == 1.0
 assert all(a == 1.0 for a in acc_history[settled:])
 
 # %% [markdown]
-# Every one of the 100 training points ends up on the correct side. <!-- claim: acc_history[-1] == 1.0 and len(inputs) == 100 --> The road
+# Every one of the $N = 100$ training points ends up on the correct side. <!-- claim: acc_history[-1] == 1.0 and len(inputs) == 100 --> The road
 # there is not smooth: the network reaches 100% once, then loses it again for
 # a while, because the learning rate is still large and a big step can knock
 # a few points back across the boundary. <!-- claim: first_perfect < settled and dip < 1.0 --> As the learning rate shrinks, the

@@ -26,10 +26,11 @@ import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell
 
 from scripts import ROOT
+from scripts.notebooks import notebook_numbers
 from scripts.notebooks.chapter_notebook import KERNELSPEC, number_cells
 from scripts.pages.claims import CLAIM, claim_regions
 from scripts.pages.directives import relative
-from scripts.pages.quizzes import new_quiz_id, quiz_regions
+from scripts.pages.quizzes import comment_end, new_quiz_id, quiz_regions
 
 CACHE = ROOT / ".cache" / "notebooks"
 
@@ -108,10 +109,11 @@ def site_notebook_path(path):
     unchanged page costs nothing; the file is named as the page, since
     mkdocs-jupyter matches names.
     """
-    from scripts.pages import katex
+    from scripts.pages import katex, number_sources, prose
 
     key = hashlib.sha256(cache_key(path).encode())
-    for source in (__file__, katex.__file__, katex.KATEX / "package.json"):
+    linker = (notebook_numbers.__file__, number_sources.__file__, prose.__file__)  # the number links
+    for source in (__file__, katex.__file__, katex.KATEX / "package.json", *linker):
         key.update(open(source, "rb").read())
     return CACHE / f"site-{key.hexdigest()[:16]}" / f"{Path(path).stem}.ipynb"
 
@@ -140,6 +142,7 @@ def site_notebook(path):
             notebook = copy.deepcopy(executed(path))
             # the quizzes' places were read from the cells as written, claims included: placed first
             marks = _claim_marks(notebook.cells)
+            notebook_numbers.link(notebook.cells, path)  # in the prose as written: numbers, then quizzes
             cells = _place_quizzes([c for c in notebook.cells if CLAIM_CHECK not in c.metadata.get("tags", [])], path)
             notebook.cells = _fold_answers(_with_claim_marks(cells, marks, path), path)
             _number_executions(notebook.cells)
@@ -249,7 +252,9 @@ def _place_quizzes(cells, path):
         if len(built) != len(quiz_regions(question.source, path)):
             raise ValueError(f"{relative(path)}: {len(built)} quizzes built where the cell has "
                              f"{len(quiz_regions(question.source, path))}")
-        for start, end, html in reversed(built):  # from the end: earlier positions hold
+        # the quizzes' places, found again: the number links moved them from where they ran
+        places = [(r.start, comment_end(question.source, r.end)) for r in quiz_regions(question.source, path)]
+        for (start, end), (_, _, html) in reversed(list(zip(places, built))):  # from the end: earlier places hold
             question.source = question.source[:start] + html + question.source[end:]
     return out
 

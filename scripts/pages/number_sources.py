@@ -177,7 +177,8 @@ def sources(text, where, printed_at=None, figures=()):
         problem = None
         if source is None:
             source, problem = choose(number, [s for s in shown if s.kind != "set"], wanted)
-        if source is None and not problem and (wanted.kind == "name" or wanted.said) and _in_recap(text, number):
+        says = wanted.kind == "name" or wanted.said or wanted.noun  # a recap's name, or a name the prose says
+        if source is None and not problem and says and _in_recap(text, number):
             source = _first_shown(number, shown, wanted, folds)
         if problem:
             problems.append(f"{at}: {problem}")
@@ -201,7 +202,7 @@ def _in_recap(text, number):
 
 
 def _first_shown(number, shown, wanted, folds):
-    """For a recap's `name = value`, or a value its prose names (`a.grad` is 15): the first place
+    """For a recap's `name = value`, or a value its prose names (`a.grad` is 15, 337 parameters): the first place
     of the page (not a quiz's folded answer, not a set) that shows that name with that value and
     sign, where the chapter computed it; or None."""
     named = wanted.accepts if wanted.kind == "name" else wanted.ties  # a value: shown as the name said

@@ -52,6 +52,12 @@ EXEMPT = {
     },
     "06-training.py": {
         "6. Training": "the chapter's number",
+        "\\frac{1}{N} \\sum_{i=1}^{N} \\mathrm{relu}(1 - y_i s_i)": "the data loss's definition: its constants, "
+                                                                "not results (a displayed formula holds no link)",
+        "\\qquad \\alpha = 10^{-4}$$": "the regularization strength, set by the cell after the formula (a "
+                                       "displayed formula holds no link)",
+        "$$\\eta_k = 1 - 0.9 \\cdot \\frac{k}{100}$$": "the learning rate's schedule: its definition, which "
+                                                    "the loop's `lr` computes (a displayed formula holds no link)",
     },
     "07-check-break-fix.md": {
         "7. Check it": "the chapter's number",

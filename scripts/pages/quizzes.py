@@ -231,11 +231,11 @@ def notebook_quizzes(namespace, text, path, line):
         document.add(region)
     for example in document:
         example.evaluate()
-    print(json.dumps([[region.start - len(offset), _comment_end(document.text, region.end) - len(offset),
+    print(json.dumps([[region.start - len(offset), comment_end(document.text, region.end) - len(offset),
                        output.markdown] for region, output in zip(regions, collector.outputs)]))
 
 
-def _comment_end(text, end):
+def comment_end(text, end):
     """Where a directive's comment ends: Sybil's region stops before its closing `-->`."""
     close = re.compile(r"[ \t]*-->").match(text, end)
     return close.end() if close else end

@@ -124,8 +124,8 @@ function show(link) {
 }
 
 function goText(source) {
-  const block = /block (\d+)/i.exec(source.label)?.[1];
-  return block ? `Go to block ${block}` : "Go to the source";
+  const place = /(block|cell) (\d+)/i.exec(source.label); // a chapter's block, the notebook's cell
+  return place ? `Go to ${place[1].toLowerCase()} ${place[2]}` : "Go to the source";
 }
 
 /** One source: "Block 5: `a.grad` → `10.0`", "Block 7 checks it: `assert …`", a chosen input's
