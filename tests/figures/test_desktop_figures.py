@@ -34,7 +34,15 @@ from scripts.pages.figures import (
     to_svg,
 )
 from tests import helpers
-from tests.figures.test_phone_figures import FIGURES, OPENED, SETTLED, ids, network
+from tests.figures.test_phone_figures import (
+    FIGURES,
+    FRAMES,
+    OPENED,
+    RUN_FIGURE,
+    SETTLED,
+    ids,
+    network,
+)
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 CHAPTER_5 = ROOT / "docs" / "05-neurons-layers-networks.md"
@@ -194,10 +202,7 @@ LAYOUT = """() => ({column: document.querySelector(".md-content__inner").getBoun
 @pytest.fixture(scope="module")
 def desktop(browser):
     context = browser.new_context(**DESKTOP)
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda error: page.errors.append(str(error)))
-    yield page
+    yield helpers.recorded(context.new_page())
     context.close()
 
 
@@ -234,3 +239,42 @@ def test_chapter_5s_figures_read_at_11_px_on_a_desktop_or_are_its_one_overview(d
     desktop.wait_for_function("!document.querySelector('.glightbox-container')")
     assert desktop.errors == []
 
+
+
+@pytest.mark.parametrize("n, figure, tall", [
+    (7, "figure-1", True),  # the neuron: top to bottom, where it reads at 11 px or more
+    (27, "figure-2", False),  # the network: too big either way, the page's one overview
+])
+def test_a_figure_a_run_draws_on_a_desktop_is_laid_out_as_the_build_lays_out_its_own(desktop, origin, site, n,
+                                                                                    figure, tall):
+    """Issue 44: an edited figure drawn again in the page followed the phone's rule on a desktop
+    too, with no height cap: chapter 5's network came out top to bottom, about 1,106 px tall at
+    12.4 px. Now the page follows figures.py's desktop rule: the neuron top to bottom (the build's
+    ids), read at 11 px or more; the network left to right, an overview with Full screen; both
+    inside the column and no taller than the window under the header."""
+    run = "document.querySelector('.bv-run').runState"
+    desktop.goto(f"{origin}/05-neurons-layers-networks/")
+    desktop.evaluate(f"n => {run}.blocks[n - 1].edit.click()", n)
+    desktop.wait_for_function(f"n => {run}.blocks[n - 1].editor", arg=n)
+    desktop.evaluate(f"n => {run}.blocks[n - 1].editor.setCode('# my edit\\n' + {run}.blocks[n - 1].source)", n)
+    desktop.evaluate(f"n => {run}.blocks[n - 1].run.click()", n)
+    desktop.wait_for_function(f"n => {run}.blocks[n - 1].output.querySelector('.bv-run-figure svg')", arg=n,
+                              timeout=120_000)
+    desktop.evaluate(FRAMES)  # the ResizeObserver's verdict, after layout
+    drawn = desktop.evaluate(RUN_FIGURE, n)
+    height = desktop.evaluate(f"n => {run}.blocks[n - 1].output.querySelector('.bv-run-figure svg')"
+                              ".getBoundingClientRect().height", n)
+    shown = (site / "05-neurons-layers-networks" / f"{figure}.svg").read_text(encoding="utf-8")
+    assert drawn["inside"] and drawn["ids"] == sorted(ids(shown)), drawn
+    assert (drawn["height"] > drawn["width"]) == tall, drawn  # top to bottom as the build's, or left to right
+    assert height <= DESKTOP_HEIGHT + 0.5, height
+    assert drawn["zoom"] == (not tall) == (drawn["px"] < READABLE_PX), drawn
+    assert desktop.errors == []
+
+
+def test_the_page_and_the_build_cap_a_desktops_figure_at_the_same_height():
+    """live-figure.js caps an edited figure at its DESKTOP_HEIGHT on a screen wider than its
+    NARROW breakpoint; figures.py caps the build's: written twice, tied here."""
+    source = (ROOT / "docs" / "javascripts" / "run" / "live-figure.js").read_text(encoding="utf-8")
+    assert re.findall(r"^export const DESKTOP_HEIGHT = (\d+);", source, re.M) == [str(DESKTOP_HEIGHT)]
+    assert re.findall(r'^export const NARROW = "([^"]+)";', source, re.M) == [scripts.pages.figures.NARROW]

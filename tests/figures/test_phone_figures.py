@@ -147,10 +147,7 @@ def test_a_page_serves_both_layouts_byte_identical_run_to_run(tmp_path, monkeypa
 @pytest.fixture(scope="module")
 def phone(browser):
     context = browser.new_context(**PHONE)
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda error: page.errors.append(str(error)))
-    yield page
+    yield recorded(context.new_page())
     context.close()
 
 

@@ -8,9 +8,11 @@
 // while the output holds a drawing (Reset or the next Run empties the output, and the build's
 // figure is back). An unedited block keeps the build's figure: it is the same drawing.
 //
-// On a phone it is laid out as the build lays out its figures: top to bottom where that reads
-// larger (the reader's Python sends both layouts), scaled into the column, and, with its text
-// still under 11 px, an overview with a Full screen button (shared/figures.js).
+// It is laid out as the build lays out its figures (scripts/pages/figures.py; the reader's Python
+// sends both layouts): on a phone, top to bottom where that reads larger; on a desktop, top to
+// bottom only where that reads at 11 px or more at most DESKTOP_HEIGHT tall, and never shown
+// taller than that. Scaled into the column, with its text still under 11 px, it is an overview
+// with a Full screen button (shared/figures.js).
 //
 // Graphviz lays the graph out in a worker (viz.js), so the page answers meanwhile; the note
 // says it is drawing and offers Stop, and a layout past viz.js's time limit ends with a message
@@ -21,24 +23,32 @@ import { element, loadStylesheet } from "../shared/dom.js";
 import { READABLE_PX, offerFullScreen, textPx } from "../shared/figures.js";
 import { LayoutStopped, drawSVG } from "../shared/viz.js";
 
+// the tallest a desktop shows a figure, seen whole: a 1280 x 800 window under Material's header
+export const DESKTOP_HEIGHT = 752;
+export const NARROW = "(max-width: 44.9375em)"; // Material's breakpoint: a phone, a small tablet
 const here = import.meta.url;
 const parse = (/** @type {string} */ text) => new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
-// the width (CSS px) Graphviz drew an <svg> element at: its width attribute, in pt or px
-const drawnWidth = (svg) => parseFloat(svg.getAttribute("width")) * (svg.getAttribute("width").endsWith("pt") ? 4 / 3 : 1);
+// the size (CSS px) Graphviz drew an <svg> element at: its width or height attribute, in pt or px
+const drawn = (svg, side) => parseFloat(svg.getAttribute(side)) * (svg.getAttribute(side).endsWith("pt") ? 4 / 3 : 1);
+// the width it shows at in a column `width` CSS px wide, and at most `height` tall (a desktop)
+const shownWidth = (svg, width, height = Infinity) =>
+  Math.min(drawn(svg, "width"), width, drawn(svg, "width") * height / drawn(svg, "height"));
 
 // The drawing of `mine` for a column `width` CSS px wide, as the build lays out its figures
 // (scripts/pages/figures.py): draw_dot's own (left to right), or, where its text would read
-// under READABLE_PX scaled into the column (a phone), the same graph top to bottom
-// (mine.dot_narrow, the same ids) if its text reads larger there.
+// under READABLE_PX in the column, the same graph top to bottom (mine.dot_narrow, the same ids):
+// on a phone if its text reads larger there, on a desktop if it reads at READABLE_PX or more at
+// most DESKTOP_HEIGHT tall (else the overview keeps its shape: the build's docstring says why).
 // limitMs: viz.js's time limit, or the .bv-run element's data-layout-limit-ms (the browser
 // tests' shorter one, as run-blocks.js reads its data-timeout-ms).
 async function layOut(mine, width, signal) {
   const limitMs = Number(document.querySelector(".bv-run")?.getAttribute("data-layout-limit-ms")) || undefined;
+  const desktop = !matchMedia(NARROW).matches;
   const wide = parse(await drawSVG(mine.dot, { signal, limitMs }));
-  const shown = (svg) => textPx(svg, Math.min(drawnWidth(svg), width));
+  const shown = (svg) => textPx(svg, shownWidth(svg, width, desktop ? DESKTOP_HEIGHT : undefined));
   if (!mine.dot_narrow || shown(wide) >= READABLE_PX) return wide;
   const narrow = parse(await drawSVG(mine.dot_narrow, { signal, limitMs }));
-  return shown(narrow) > shown(wide) + 0.5 ? narrow : wide;
+  return (desktop ? shown(narrow) >= READABLE_PX : shown(narrow) > shown(wide) + 0.5) ? narrow : wide;
 }
 
 /** Draw the graph of block `state`'s result `mine` (mine.dot: its DOT source) at the end of its output. */
@@ -60,6 +70,10 @@ export async function showFigure(state, mine) {
   gone.observe(output, { childList: true });
   try {
     const svg = await layOut(mine, output.clientWidth, controller.signal);
+    if (!matchMedia(NARROW).matches && drawn(svg, "height") > DESKTOP_HEIGHT) { // seen whole, its shape kept
+      svg.setAttribute("width", `${shownWidth(svg, Infinity, DESKTOP_HEIGHT)}px`);
+      svg.setAttribute("height", `${DESKTOP_HEIGHT}px`);
+    }
     // draw_dot's ids, kept in data-id, unique on the page
     svg.querySelectorAll("[id]").forEach((/** @type {SVGElement} */ el) => {
       el.dataset.id = el.id;
