@@ -78,7 +78,8 @@
 
 /**
  * The page to the worker, on the MessageChannel's port (after {type: "connect"} on the worker).
- * @typedef {Runtime & {type: "load"}} Load  start Python for Runs to come, running nothing
+ * @typedef {Runtime & {type: "load", imports?: string[]}} Load  start Python for Runs to come, running
+ *   nothing; imports: modules a Run will import, imported once Python is up
  * @typedef {Runtime & {type: "call", id: number, fn: CallName, args: string}} Call  args: JSON text
  * @typedef {Load | Call} ToWorker
  */

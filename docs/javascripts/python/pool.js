@@ -5,6 +5,15 @@
 //
 // A worker is ended only by end(): terminated, its port closed, and forgotten as shared or
 // spare, so nothing hands a Run to a worker that is gone.
+//
+// A page opened by its address starts with no Python: loading it again takes seconds, mostly the
+// interpreter's compile, even with the browser's cache warm. For a reader who has had Python up
+// before in this browser ("bv-python", kept when a worker's Python is up), warm() starts the
+// shared worker before any Run, as the page's blocks come near: the compile goes on while they
+// read, and their first Run finds Python up or nearly (issue 44: a fast first Run). A first
+// visit downloads nothing until a Run asks.
+
+import { write } from "../shared/store.js";
 
 /**
  * One worker and what python.js knows of it. port: the MessageChannel's end the page keeps (the
@@ -14,6 +23,15 @@
  * @typedef {{worker: Worker, port: MessagePort, loaded: boolean, ended: boolean, ran: Set<string>,
  *   created: number, again: boolean}} PythonWorker
  */
+
+/**
+ * A worker's Python is up: kept, so that the pages this reader opens later warm() theirs.
+ * @param {PythonWorker} one
+ */
+export function up(one) {
+  one.loaded = true;
+  write("bv-python", true);
+}
 
 /** @type {PythonWorker | null} the shared worker, while it lives */
 let shared = null;
@@ -47,12 +65,30 @@ export function end(one) {
  * @param {import("./calls.js").Runtime} runtime
  */
 function startSpare(runtime) {
+  spare = loading(runtime);
+}
+
+/**
+ * A new worker, loading Python now for the Runs to come (and importing `imports` once it is up).
+ * @param {import("./calls.js").Runtime} runtime
+ * @param {string[]} [imports]
+ */
+function loading(runtime, imports) {
   const mine = spawn();
-  spare = mine;
-  mine.port.onmessage = ({ data }) => { if (data?.type === "loaded") mine.loaded = true; };
+  mine.port.onmessage = ({ data }) => { if (data?.type === "loaded") up(mine); };
   /** @type {import("./calls.js").Load} */
-  const load = { type: "load", ...runtime, again: mine.again };
+  const load = { type: "load", ...runtime, again: mine.again, imports };
   mine.port.postMessage(load);
+  return mine;
+}
+
+/**
+ * The shared worker, started now and loading Python, if none lives: a Run will want it soon.
+ * @param {import("./calls.js").Runtime} runtime
+ * @param {string[]} imports  the modules that Run will import first
+ */
+export function warm(runtime, imports) {
+  shared ??= loading(runtime, imports);
 }
 
 /** @returns {PythonWorker | null} the shared worker, if one lives */

@@ -81,9 +81,9 @@ self.addEventListener("message", ({ data, ports }) => {
  * Start Python for Runs to come, running none: python.js keeps a worker so for an exercise.
  * @param {import("./calls.js").Load} request
  */
-async function load({ runtimeURL, pythonURL, runtimeBytes, again }) {
+async function load({ runtimeURL, pythonURL, runtimeBytes, again, imports }) {
   try {
-    ready ??= start(runtimeURL, pythonURL, runtimeBytes, again);
+    ready ??= start(runtimeURL, pythonURL, runtimeBytes, again, imports);
     await ready;
     post({ type: "loaded" });
   } catch {
@@ -135,29 +135,32 @@ function watchDownloads(runtimeURL, total, again) {
  * @param {string} pythonURL
  * @param {number} runtimeBytes
  * @param {boolean | undefined} again
+ * @param {string[]} [imports] a Run's first imports, done before Python is said to be up: the
+ *   page asked for Python before any Run (python.js: warmUp)
  * @returns {Promise<CallJson>}
  */
-async function start(runtimeURL, pythonURL, runtimeBytes, again) {
+async function start(runtimeURL, pythonURL, runtimeBytes, again, imports = []) {
   progress(again ? "Loading Python again…"
     : `Loading Python (${megabytes(runtimeBytes || 13.4e6)} MB, less when compressed)…`);
   const stop = watchDownloads(runtimeURL, runtimeBytes, again);
   try {
     const { loadPyodide } = await import(new URL("pyodide.mjs", runtimeURL).href);
-    const pyodide = await loadPyodide({
+    const py = await loadPyodide({
       indexURL: runtimeURL,
       packages: [],
       stdout: () => {}, // the runner captures print() itself, per Run
       stderr: () => {},
     });
-    pyodide.setStdin({ error: true }); // no prompt() in a worker; the runners explain input()
+    py.setStdin({ error: true }); // no prompt() in a worker; the runners explain input()
     stop();
     progress("Loading micrograd…");
     const response = await fetch(pythonURL);
     if (!response.ok) throw new Error(`${pythonURL}: HTTP ${response.status}`);
-    pyodide.unpackArchive(new Uint8Array(await response.arrayBuffer()), "zip", { extractDir: "/home/pyodide" });
-    pyodide.pyimport("sys").path.insert(0, "/home/pyodide");
-    const call = pyodide.pyimport("scripts.reader.calls").call_json;
+    py.unpackArchive(new Uint8Array(await response.arrayBuffer()), "zip", { extractDir: "/home/pyodide" });
+    py.pyimport("sys").path.insert(0, "/home/pyodide");
+    const call = py.pyimport("scripts.reader.calls").call_json;
     confine(self); // from here on, only this site: before any of the reader's code runs
+    for (const name of imports) py.pyimport(name);
     post({ type: "loaded" });
     return call;
   } finally {

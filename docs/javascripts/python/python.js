@@ -34,7 +34,7 @@
 
 import { element, onEveryPage } from "../shared/dom.js";
 import { readerText } from "../shared/reader-text.js";
-import { afterExercise, end as endWorker, forExercise, forPage, sharedWorker } from "./pool.js";
+import { afterExercise, end as endWorker, forExercise, forPage, sharedWorker, up, warm } from "./pool.js";
 
 export { readerText }; // the browser tests clip a text as a Run does (tests/python/test_box_runs.py)
 
@@ -117,6 +117,15 @@ export function runExercise({ exercise, code, engine = null, ...options }) {
  */
 export function runBlocks({ blocks, upto, edits, ...options }) {
   return call("run_blocks", { blocks: JSON.parse(blocks).blocks, upto, edits: edits ?? {} }, options);
+}
+
+/**
+ * Start the page's Python now, before any Run (pool.js: warm says when and why), and import
+ * `imports` once it is up: what the page's first Run will import.
+ * @param {string[]} imports
+ */
+export function warmUp(imports) {
+  warm(pageRuntime(), imports);
 }
 
 /**
@@ -352,7 +361,7 @@ function runOnce(request, options) {
     };
     const limit = () => { timer = setTimeout(() => end(stopped(timeoutMs / 1000, fresh)), timeoutMs); };
     port.onmessage = (/** @type {MessageEvent<import("./calls.js").FromWorker>} */ { data }) => {
-      if (data.type === "loaded") current.loaded = true; // for no Run: read by the next one
+      if (data.type === "loaded") up(current); // for no Run: read by the next one
       if (data.type === "loaded" || data.id !== id) return;
       if (data.type === "progress") onProgress?.(data.text);
       else if (data.type === "started") {

@@ -22,7 +22,9 @@
 //   first Edit/Run   blocks.json and editor.js (CodeMirror 6, bundled at build time;
 //                    editor-loader.js); at load when the session holds an edit of this page
 //   first Run        python.js, its worker and Pyodide with the site's Python zip;
-//                    run-output.js (what a Run shows) with the first result
+//                    run-output.js (what a Run shows) with the first result; as the first
+//                    block comes near, for a reader whose Python was up before in this
+//                    browser (python/pool.js: warm), unless the browser asks to save data
 // With "Run on: your engine" (engine-switch.js), every Run passes the reader's engine source
 // as `engine`: the blocks run with it as micrograd.engine.Value, and the Run says so.
 // Runs share python.js's worker with the steppers and the playground: one Python, one Run
@@ -59,7 +61,7 @@ export function init(marker) {
     return;
   }
   loadStylesheet(new URL("../../stylesheets/run-blocks.css", here).href);
-  const page = { marker, lines, text: null, python: null, loading: null, blocks: [],
+  const page = { marker, lines, text: null, python: null, loading: null, blocks: [], warmed: false,
     store: `bv-run-edits:${location.pathname}` }; // sessionStorage: {n: {source, code}}
   page.blocks = rendered.map((code, i) => {
     const state = { page, n: i + 1, code, line: lines[i], bar: null, index: null, source: null, skip: null,
@@ -106,6 +108,10 @@ export function barOf(state) {
 /** Block `state`'s Run bar, editor box, progress line and output, in its kept place. */
 function setUpBar(state) {
   if (state.bar) return;
+  if (!state.page.warmed && read("bv-python") && !(/** @type {any} */ (navigator).connection?.saveData)) {
+    state.page.warmed = true; // the first Run imports run_blocks (scripts/reader/calls.py)
+    import("../python/python.js").then(({ warmUp }) => warmUp(["scripts.reader.run_blocks"]));
+  }
   const { n, code } = state;
   const run = element("button", { type: "button", class: "md-button md-button--primary bv-run-run",
     "aria-label": `Run block ${n}`, title: n === 1 ? "Run this block" : `Run blocks 1 to ${n}, in order` });

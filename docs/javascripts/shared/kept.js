@@ -7,7 +7,8 @@
  * "bv-progress": progress.js's, per page as progress.json names it ("04-engine/"); quiz.js reads
  *   a page's answers. "bv-engine": the switch's choice and the verdict of the engine's check, with
  *   the text it is for; "bv-engine-source": a file the reader gave; "bv-engine-passed": the code
- *   that last passed the whole-engine exercise (shared/reader-engine.js).
+ *   that last passed the whole-engine exercise (shared/reader-engine.js). "bv-python": true once a
+ *   page's Python was up in this browser: a page opened later starts its own before a Run (python/pool.js).
  * sessionStorage (kept for the tab's session), JSON:
  * "bv-run-edits:<path>": a page's edited blocks, by block number (run/run-blocks.js);
  * "bv-engine-map": the Your engine page's map and the text it was drawn for (widgets/engine-map.js);
@@ -21,6 +22,7 @@
  *   "bv-engine": {use?: "yours" | "micrograd", check?: EngineCheck},
  *   "bv-engine-source": {name: string, text: string},
  *   "bv-engine-passed": {text: string},
+ *   "bv-python": true,
  *   "bv-engine-map": {source: string, entries: object[], ms: number},
  *   [edits: `bv-run-edits:${string}`]: Object<string, {source: string, code: string}>,
  *   [widget: `bv:${string}`]: Object<string, any>,
