@@ -50,7 +50,12 @@ def _text(output):
 def found(cells, path):
     """scripts.pages.number_sources.Found for the notebook's cells (an executed notebook's)."""
     text, _, printed = as_page(cells)
-    return sources(text, f"docs/{relative(path).rsplit('/', 1)[-1]}", printed)
+    return sources(text, _where(path), printed)
+
+
+def _where(path):
+    """docs/<name>: where the number rules find the page's exemptions (scripts/pages/prose.py)."""
+    return f"docs/{relative(path).rsplit('/', 1)[-1]}"
 
 
 def link(cells, path):
@@ -60,8 +65,8 @@ def link(cells, path):
     be linked (as a chapter's build fails)."""
     from scripts.pages.number_sources import NumberSourceError
 
-    text, spans, _ = as_page(cells)
-    result = found(cells, path)
+    text, spans, printed = as_page(cells)
+    result = sources(text, _where(path), printed)
     if result.problems:
         raise NumberSourceError("\n".join(_at_file_lines(problem, cells, spans, path) for problem in result.problems))
     data = result.as_json()

@@ -17,16 +17,14 @@ Take the figures with nothing else running: two cores shared with another browse
 """
 
 import argparse
-import functools
 import hashlib
 import statistics
 import tempfile
-import threading
 import time
 from email.utils import formatdate
 from pathlib import Path
 
-from scripts.tools.bench_lighthouse import ROOT, GzipHandler, StaticHost, chromium
+from scripts.tools.bench_lighthouse import ROOT, GzipHandler, chromium, serving
 
 RUN = "document.querySelector('.bv-run').runState"
 
@@ -87,25 +85,20 @@ def main():
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    host = StaticHost(("127.0.0.1", 0), functools.partial(PagesHandler, directory=args.site))
-    threading.Thread(target=host.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{host.server_address[1]}/{args.page}/"
     figures = {"cold": [], "warm": []}
-    try:
-        with sync_playwright() as playwright:
-            for k in range(args.runs):
-                with tempfile.TemporaryDirectory() as profile:
-                    context = playwright.chromium.launch_persistent_context(
-                        profile, executable_path=chromium(), args=["--disable-gpu"],
-                        viewport={"width": 1280, "height": 800})
-                    page = context.new_page()
-                    for kind in ("cold", "warm"):
-                        seconds = first_run(page, url, args.wait)
-                        figures[kind].append(seconds)
-                        print(f"run {k + 1} {kind}: first Run {seconds:.2f} s", flush=True)
-                    context.close()
-    finally:
-        host.shutdown()
+    with serving(args.site, PagesHandler) as origin, sync_playwright() as playwright:
+        url = f"{origin}/{args.page}/"
+        for k in range(args.runs):
+            with tempfile.TemporaryDirectory() as profile:
+                context = playwright.chromium.launch_persistent_context(
+                    profile, executable_path=chromium(), args=["--disable-gpu"],
+                    viewport={"width": 1280, "height": 800})
+                page = context.new_page()
+                for kind in ("cold", "warm"):
+                    seconds = first_run(page, url, args.wait)
+                    figures[kind].append(seconds)
+                    print(f"run {k + 1} {kind}: first Run {seconds:.2f} s", flush=True)
+                context.close()
     for kind, values in figures.items():
         print(f"median {kind}, clicked {args.wait:g} s after the load: {statistics.median(values):.2f} s "
               f"over {len(values)} runs "

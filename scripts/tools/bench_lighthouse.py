@@ -28,6 +28,7 @@ perf* 91 over 5 runs and 85 over 9, an hour apart (2026-11-27).
 """
 
 import argparse
+import contextlib
 import functools
 import gzip
 import http.server
@@ -86,6 +87,19 @@ class GzipHandler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         return _Body(body)
+
+
+@contextlib.contextmanager
+def serving(directory, handler=None):
+    """A StaticHost on 127.0.0.1 (a free port) serving `directory` with `handler` (GzipHandler's
+    class, or a subclass of it), for the `with` block: yields its origin, "http://127.0.0.1:<port>"."""
+    server = StaticHost(("127.0.0.1", 0), functools.partial(handler or GzipHandler, directory=directory))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 class _Body:

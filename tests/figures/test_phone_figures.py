@@ -449,6 +449,21 @@ def test_nothing_scrolls_sideways_without_a_cue(phone, origin, name):
 
 # A figure drawn in the page by a Run (docs/javascripts/live-figure.js), as shown: inside the
 # column, the CSS px of its smallest text, its ids, and whether its Full screen button shows.
+def edited_figure(page, url, n):
+    """Open url, edit block n (a comment line added) and Run it: what RUN_FIGURE reads of the
+    figure the page draws for it, once laid out."""
+    run = "document.querySelector('.bv-run').runState"
+    page.goto(url)
+    page.evaluate(f"n => {run}.blocks[n - 1].edit.click()", n)
+    page.wait_for_function(f"n => {run}.blocks[n - 1].editor", arg=n)
+    page.evaluate(f"n => {run}.blocks[n - 1].editor.setCode('# my edit\\n' + {run}.blocks[n - 1].source)", n)
+    page.evaluate(f"n => {run}.blocks[n - 1].run.click()", n)
+    page.wait_for_function(f"n => {run}.blocks[n - 1].output.querySelector('.bv-run-figure svg')", arg=n,
+                           timeout=120_000)
+    page.evaluate(FRAMES)  # the ResizeObserver's verdict, after layout
+    return page.evaluate(RUN_FIGURE, n)
+
+
 RUN_FIGURE = r"""(n) => {
   const block = document.querySelector('.bv-run').runState.blocks[n - 1];
   const svg = block.output.querySelector('.bv-run-figure svg');
@@ -476,16 +491,7 @@ def test_a_figure_a_run_draws_is_laid_out_for_the_phone_or_opens_full_screen(pho
     it is laid out as the build lays out its figure for a phone: top to bottom where that reads
     at 11 px or more (the ids of the build's layout for a phone), else an overview whose Full screen button
     opens it whole on the screen."""
-    run = "document.querySelector('.bv-run').runState"
-    phone.goto(f"{origin}/{name}/")
-    phone.evaluate(f"n => {run}.blocks[n - 1].edit.click()", n)
-    phone.wait_for_function(f"n => {run}.blocks[n - 1].editor", arg=n)
-    phone.evaluate(f"n => {run}.blocks[n - 1].editor.setCode('# my edit\\n' + {run}.blocks[n - 1].source)", n)
-    phone.evaluate(f"n => {run}.blocks[n - 1].run.click()", n)
-    phone.wait_for_function(f"n => {run}.blocks[n - 1].output.querySelector('.bv-run-figure svg')", arg=n,
-                            timeout=120_000)
-    phone.evaluate(FRAMES)  # the ResizeObserver's verdict, after layout
-    drawn = phone.evaluate(RUN_FIGURE, n)
+    drawn = edited_figure(phone, f"{origin}/{name}/", n)
     narrow = site / name / f"{figure}-narrow.svg"  # the phone's own layout, else the one file serves both
     shown = (narrow if narrow.exists() else site / name / f"{figure}.svg").read_text(encoding="utf-8")
     assert drawn["inside"] and drawn["ids"] == sorted(ids(shown)), drawn

@@ -3,25 +3,21 @@ does: a page opened again by its address finds Python's files in the browser's c
 again only with their ETag. Its "warm" figure means that only if the host says so: a file with
 no validator and no max-age is fetched again whole."""
 
-import functools
 import gzip
 import http.client
-import threading
 
 import pytest
 
-from scripts.tools.bench_first_run import PagesHandler, StaticHost
+from scripts.tools.bench_first_run import PagesHandler
+from scripts.tools.bench_lighthouse import serving
 
 
 @pytest.fixture
 def host(tmp_path):
     (tmp_path / "index.html").write_text("<p>home</p>" * 100)
     (tmp_path / "runtime.wasm").write_bytes(b"\0asm" + bytes(100))
-    server = StaticHost(("127.0.0.1", 0), functools.partial(PagesHandler, directory=tmp_path))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield server.server_address[1], tmp_path
-    server.shutdown()
-    server.server_close()
+    with serving(tmp_path, PagesHandler) as origin:
+        yield int(origin.rsplit(":", 1)[1]), tmp_path
 
 
 @pytest.mark.parametrize("path, name", [("/", "index.html"), ("/runtime.wasm", "runtime.wasm")])

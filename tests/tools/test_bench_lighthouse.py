@@ -3,14 +3,12 @@ does: gzip when asked, and one connection for many files. Its figures depend on 
 connection closed after each file, Lighthouse's simulation charged every stylesheet and script a
 new connection's round trips."""
 
-import functools
 import gzip
 import http.client
-import threading
 
 import pytest
 
-from scripts.tools.bench_lighthouse import GzipHandler, StaticHost
+from scripts.tools.bench_lighthouse import GzipHandler, StaticHost, serving
 
 
 @pytest.fixture
@@ -18,11 +16,8 @@ def host(tmp_path):
     (tmp_path / "index.html").write_text("<p>home</p>" * 100)
     (tmp_path / "style.css").write_text("p { color: red }\n" * 100)
     (tmp_path / "a.png").write_bytes(b"\x89PNG" + bytes(100))
-    server = StaticHost(("127.0.0.1", 0), functools.partial(GzipHandler, directory=tmp_path))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield server.server_address[1], tmp_path
-    server.shutdown()
-    server.server_close()
+    with serving(tmp_path) as origin:
+        yield int(origin.rsplit(":", 1)[1]), tmp_path
 
 
 def test_one_connection_serves_every_file_compressed_where_asked(host):
