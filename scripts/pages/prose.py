@@ -115,7 +115,7 @@ _APPROXIMATE = re.compile(r"(about|≈|\\approx|roughly|nearly|around|some|~)\s*
 _NUMBER = re.compile(
     r"(?<![\w.^_\\])"                      # not inside a name, after a decimal point, exponent, subscript
     r"(?P<number>\d+(?:\.\d+)?)"
-    r"(?:(?:[eE](?P<e>-?\d+))|(?:\s*[×·*]\s*10\^\{?(?P<p>-?\d+)\}?))?"
+    r"(?:(?:[eE](?P<e>[-+]?\d+))|(?:\s*[×·*]\s*10\^\{?(?P<p>-?\d+)\}?))?"  # 1e-06, 7.49e+06, 6·10^-10
     r"(?P<percent>%)?"
     r"(?![\w])")
 _TEN_TO = re.compile(r"(?<![\w.\d])10\^\{?(?P<p>-?\d+)\}?")

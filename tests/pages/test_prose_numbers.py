@@ -87,6 +87,8 @@ def test_every_exemption_names_a_phrase_its_page_still_has():
     ("1,000,000 operations", "1000000", True),
     ("−10", "-10.0", True),
     ("100%", "final accuracy: 100%", True),
+    ("about 7,490,000 steps", "7.49e+06", True),  # Python's "%g" writes a plus: it read 7 and 06
+    ("7 steps", "7.49e+06", False),
 ])
 def test_how_prose_numbers_are_read_and_matched(prose, output, found):
     known = [n.value for n in numbers(output)]
