@@ -53,7 +53,8 @@ def pytest_sessionfinish(session, exitstatus):
         return
     whole = not (config.option.keyword or config.option.markexpr or config.option.maxfail)
     if getattr(config, "cache", None) and whole and exitstatus in (0, 1) and _timings.seconds:
-        config.cache.set(schedule.SECONDS_KEY, _timings.merged(config.cache.get(schedule.SECONDS_KEY, {})))
+        before = config.cache.get(schedule.SECONDS_KEY, {})
+        config.cache.set(schedule.SECONDS_KEY, _timings.merged(before, config.rootpath))
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -56,7 +56,9 @@ class Timings:
     def add(self, report):
         self.seconds[module_of(report.nodeid)] += report.duration
 
-    def merged(self, before):
+    def merged(self, before, root):
         """The modules timed in this run, with the last run's figure kept for the others (a run
-        of a few files does not forget the rest)."""
-        return {**before, **{module: round(s, 2) for module, s in self.seconds.items()}}
+        of a few files does not forget the rest) while their file is still under `root` (a
+        pathlib.Path): a module deleted or moved is forgotten, not kept for ever."""
+        kept = {module: s for module, s in before.items() if (root / module).is_file()}
+        return {**kept, **{module: round(s, 2) for module, s in self.seconds.items()}}

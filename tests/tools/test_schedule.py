@@ -33,12 +33,16 @@ def test_a_module_no_run_has_timed_is_estimated_from_what_its_tests_use():
     assert first == ["tests/registry.py", "tests/pages.py", "tests/pages.py"]
 
 
-def test_a_run_of_some_modules_keeps_the_others_last_figures():
+def test_a_run_of_some_modules_keeps_the_others_last_figures_while_their_files_exist(tmp_path):
+    for name in ("a.py", "b.py", "old.py"):
+        (tmp_path / "tests").mkdir(exist_ok=True)
+        (tmp_path / "tests" / name).write_text("")
     timings = schedule.Timings()
     for nodeid, seconds in [("tests/a.py::x", 1.25), ("tests/a.py::x", 0.5), ("tests/b.py::y", 2.0)]:
         timings.add(types.SimpleNamespace(nodeid=nodeid, duration=seconds))
-    assert timings.merged({"tests/a.py": 9.0, "tests/old.py": 3.0}) == {
-        "tests/a.py": 1.75, "tests/b.py": 2.0, "tests/old.py": 3.0}
+    before = {"tests/a.py": 9.0, "tests/old.py": 3.0, "tests/deleted.py": 45.4}
+    # tests/deleted.py: a module removed since the last run, whose seconds go with it
+    assert timings.merged(before, tmp_path) == {"tests/a.py": 1.75, "tests/b.py": 2.0, "tests/old.py": 3.0}
 
 
 @pytest.fixture()
