@@ -216,3 +216,23 @@ def test_a_returning_readers_page_starts_python_before_the_first_run(cold_browse
         r"Python, loading since before this Run, was ready in [0-9.]+ s", result["started"]), result
     assert not page.errors, page.errors
     context.close()
+
+
+def test_a_returning_reader_who_asks_to_save_data_gets_no_python_before_a_run(browser, origin):
+    """A reader whose browser asks sites to save data (navigator.connection.saveData, Chrome's
+    Data Saver; set here by a script before the page's own) is not sent 13 MB they did not ask
+    for: their page starts no Python as its blocks come near, even though their Python was up
+    before (run-blocks.js: setUpBar). Their Run starts it, and says so."""
+    page = recorded(browser.new_page(viewport={"width": 1280, "height": 900}))
+    page.add_init_script("Object.defineProperty(Navigator.prototype, 'connection', "
+                         "{ get: () => ({ saveData: true }), configurable: true });")
+    page.goto(f"{origin}/01-computational-graphs/", wait_until="load")
+    page.evaluate("() => localStorage.setItem('bv-python', 'true')")  # their Python was up before
+    page.goto(f"{origin}/02-chain-rule/", wait_until="load")
+    page.wait_for_function(f"() => {RUN}?.blocks?.[0]?.bar")  # the first bar set up: warming was decided then
+    assert page.evaluate("() => navigator.connection.saveData") is True
+    assert page.evaluate(f"{RUN}.warmed") is False
+    assert [w for w in page.workers if "python-worker" in w.url] == []
+    result, _ = run_block(page, 1, timeout=120_000)
+    assert result["kind"] == "result" and result["started"].startswith("Python started in"), result
+    assert not page.errors, page.errors
