@@ -447,8 +447,6 @@ def test_nothing_scrolls_sideways_without_a_cue(phone, origin, name):
           f"the strongest plain edge {max(plain):.0f}; the line is 8)")
 
 
-# A figure drawn in the page by a Run (docs/javascripts/live-figure.js), as shown: inside the
-# column, the CSS px of its smallest text, its ids, and whether its Full screen button shows.
 def edited_figure(page, url, n):
     """Open url, edit block n (a comment line added) and Run it: what RUN_FIGURE reads of the
     figure the page draws for it, once laid out."""
@@ -464,6 +462,8 @@ def edited_figure(page, url, n):
     return page.evaluate(RUN_FIGURE, n)
 
 
+# A figure drawn in the page by a Run (docs/javascripts/live-figure.js), as shown: inside the
+# column, the CSS px of its smallest text, its ids, and whether its Full screen button shows.
 RUN_FIGURE = r"""(n) => {
   const block = document.querySelector('.bv-run').runState.blocks[n - 1];
   const svg = block.output.querySelector('.bv-run-figure svg');
