@@ -143,12 +143,12 @@ def open_chapter_4(browser, origin):
     page.on("pageerror", lambda error: state.errors.append(str(error)))
     page.on("console", lambda message: message.type == "error" and state.console.append(message.text))
     page.goto(f"{origin}/04-engine/", wait_until="load")  # "networkidle" alone can return mid-parse
-    page.wait_for_load_state("networkidle")
+    page.wait_for_load_state("networkidle")  # what the page fetches at load: 500 ms with none
     state.at_load = list(state.requests)
     for name in ORDER:
         block(page, name).scroll_into_view_if_needed()
         block(page, name).locator(".cm-editor").wait_for()
-    page.wait_for_load_state("networkidle")
+    page.wait_for_load_state("networkidle")  # what it fetches before a Run: 500 ms with none
     state.before_run = list(state.requests)
     yield state
     page.close()

@@ -193,8 +193,7 @@ def test_a_shared_link_restores_the_expression_and_a_crafted_one_is_only_data(pg
     link = pg.evaluate(f"() => {PG}.result.querySelector('.bv-pg__share a').href")
     assert link.endswith(hash_) and hash_.startswith("#e=")
     other = browser.new_page()
-    other.goto(link, wait_until="load")
-    other.wait_for_load_state("networkidle")
+    other.goto(link, wait_until="load")  # returns once the widgets are bound (tests/conftest.py)
     assert other.evaluate("() => [document.querySelector('#bv-pg-expression').value, "
                           "document.querySelector('#bv-pg-values').value]") == ["(a + b) * c", "a = 2, b = −3, c = 10"]
     assert "press Draw and check" in other.locator(".bv-pg__progress").inner_text()

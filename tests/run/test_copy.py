@@ -250,6 +250,11 @@ SHOW = """([block, selector]) => {
   return navigator.clipboard.writeText("").then(() => [box.x + box.width / 2, box.y + box.height / 2]);
 }"""
 
+# Wait until each exercise editor that exercise.js has begun to load (those near the viewport) is
+# in place, or failed: its `loading` promise settles either way (exercise.js: loadEditor).
+EDITORS_IN_PLACE = """() => Promise.all([...document.querySelectorAll('.exercise[data-exercise]')]
+  .map((block) => block.exerciseState?.loading))"""
+
 # The code blocks, in page order (each gets a copy button once shown), and what each is:
 # "python" (a Python block, as run-blocks.js finds them), "exercise" (one inside an exercise)
 # or "other".
@@ -272,7 +277,8 @@ def copy_every_block(browser, url):
         # exercise.js) are in place of their starter code. Material adds a block's copy button
         # when the block comes into view (content.lazy), so each shown block is scrolled to and
         # must get one.
-        page.goto(url, wait_until="networkidle")
+        page.goto(url, wait_until="load")  # returns once the widgets are bound (tests/conftest.py)
+        page.evaluate(EDITORS_IN_PLACE)
         kinds = page.eval_on_selector_all(CODE_BLOCKS, KINDS)
         copied = []
         for kind, block in zip(kinds, page.query_selector_all(CODE_BLOCKS), strict=True):

@@ -65,8 +65,8 @@ def test_the_pages_measured_are_every_page_of_the_site(site):
 
 @pytest.mark.parametrize("name", PAGES, ids=lambda name: name or "home")
 def test_every_control_is_at_least_44px_on_a_touch_screen(phone, origin, name):
-    phone.goto(f"{origin}/{name}/" if name else f"{origin}/", wait_until="load")
-    phone.wait_for_load_state("networkidle")
+    phone.goto(f"{origin}/{name}/" if name else f"{origin}/", wait_until="load")  # and widgets bound
+    phone.evaluate("document.fonts.ready.then(() => true)")  # a control's size depends on its font
     assert phone.evaluate("matchMedia('(pointer: coarse)').matches")
     small = phone.evaluate(TOO_SMALL)
     assert small == [], f"{len(small)} controls under 44 × 44 px on {name}:\n" + "\n".join(small)

@@ -4,7 +4,7 @@ Two kinds of wait raced in CI: a predicate that read a property of an element no
 (Playwright fails a wait at once when its predicate throws, it does not retry: a TypeError of
 null), and a fixed time that a loaded machine outlasted. A wait's predicate guards the element
 (`?.`, or a check for null); a fixed time stays only where a test proves that nothing happens
-within it, or paces a reader, and says so in FIXED below.
+within it, or paces a reader, and says so in FIXED below; so does a network quiet (NETWORKIDLE).
 """
 
 import ast
@@ -35,6 +35,26 @@ FIXED = {
     ("tests/site/test_scrolling.py", "page.wait_for_timeout(150)"): "a reader's pace: 600 px per 150 ms",
 }
 
+# Playwright's "networkidle" is a fixed time too: it returns once no request has been in flight
+# for 500 ms. It stays only where a test proves that a page fetches nothing more (what it loads
+# at rest is the assertion); a test that waits for a page to be ready waits for the widgets'
+# mark (BOUND, which tests/conftest.py's pages wait for after goto) or the element it reads.
+# (file, the line's source, stripped) -> what the quiet proves
+NETWORKIDLE = {
+    ("tests/chapter_page.py",
+     'page.wait_for_load_state("networkidle")  # what the page fetches at load: 500 ms with none'):
+        "chapter 4 fetches no editor and no Python at load (tests/exercises/test_exercises_browser.py)",
+    ("tests/chapter_page.py",
+     'page.wait_for_load_state("networkidle")  # what it fetches before a Run: 500 ms with none'):
+        "the editors in place fetch no Python before a Run",
+    ("tests/site/test_meta_policy.py", 'page.wait_for_load_state("networkidle")'):
+        "no late load (a lazy image, a font, a script) breaks the page's policy",
+    ("tests/run/test_run_browser.py", 'page.wait_for_load_state("networkidle")'):
+        "a chapter fetches nothing of Python, no editor and no blocks.json at load",
+    ("tests/playground/test_live.py", 'page.wait_for_load_state("networkidle")'):
+        "the playground fetches no Python and no Graphviz at load",
+}
+
 
 def calls(path, name):
     """(line, source line stripped, call node) of each call of `.name(...)` or `name(...)` in path."""
@@ -45,6 +65,14 @@ def calls(path, name):
             called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
             if called == name:
                 yield node.lineno, lines[node.lineno - 1].strip(), node
+
+
+def networkidle(path):
+    """(line, source line stripped) of each "networkidle" in path's code."""
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    return sorted((node.lineno, lines[node.lineno - 1].strip()) for node in ast.walk(ast.parse(text))
+                  if isinstance(node, ast.Constant) and node.value == "networkidle")
 
 
 def text_of(node):
@@ -77,3 +105,20 @@ def test_every_fixed_time_says_why_it_is_not_a_wait():
              if not (name == "sleep" and isinstance(node.func, ast.Attribute) and node.func.value.id != "time")}
     assert sorted(fixed - set(FIXED)) == [], "wait for what it means, or say why a fixed time is right in FIXED"
     assert sorted(set(FIXED) - fixed) == [], "FIXED names a fixed time that is gone"
+
+
+def test_every_network_quiet_proves_that_nothing_more_is_fetched():
+    quiet = [(str(path.relative_to(ROOT)), source) for path in TESTS if path.name != "test_waits.py"
+             for _, source in networkidle(path)]
+    assert sorted(set(quiet) - set(NETWORKIDLE)) == [], \
+        "wait for what it means (BOUND, an element, a promise), or say what the quiet proves in NETWORKIDLE"
+    assert sorted(set(NETWORKIDLE) - set(quiet)) == [], "NETWORKIDLE names a wait that is gone"
+    assert len(quiet) == len(set(quiet)), "two quiets on lines alike: tell them apart by their comments"
+
+
+def test_the_check_finds_a_network_quiet(tmp_path):
+    code = tmp_path / "test_x.py"
+    code.write_text('page.goto(url, wait_until="networkidle")\npage.wait_for_load_state("networkidle")\n'
+                    'page.wait_for_load_state("load")  # not networkidle\n', encoding="utf-8")
+    assert networkidle(code) == [(1, 'page.goto(url, wait_until="networkidle")'),
+                                       (2, 'page.wait_for_load_state("networkidle")')]
